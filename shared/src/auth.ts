@@ -128,5 +128,9 @@ export type RequestDeletionResponse = z.infer<typeof RequestDeletionResponse>
 export const UploadResponse = z.object({ url: z.string() })
 export type UploadResponse = z.infer<typeof UploadResponse>
 
-export const HealthResponse = z.object({ status: z.literal('ok'), db: z.enum(['pglite', 'postgres']), version: z.string() })
+export const HealthResponse = z.object({
+  status: z.literal('ok'),
+  db: z.enum(['pglite', 'postgres']),
+  version: z.string(),
+})
 export type HealthResponse = z.infer<typeof HealthResponse>

@@ -32,10 +32,32 @@ export function initials(name: string): string {
 }
 
 const AVATAR_COLOURS = [
-  '#e11d48', '#db2777', '#c026d3', '#9333ea', '#7c3aed', '#4f46e5', '#2563eb',
-  '#0284c7', '#0891b2', '#0d9488', '#059669', '#16a34a', '#65a30d', '#ca8a04',
-  '#d97706', '#ea580c', '#dc2626', '#be123c', '#a21caf', '#6d28d9', '#1d4ed8',
-  '#0369a1', '#0f766e', '#15803d', '#a16207', '#c2410c',
+  '#e11d48',
+  '#db2777',
+  '#c026d3',
+  '#9333ea',
+  '#7c3aed',
+  '#4f46e5',
+  '#2563eb',
+  '#0284c7',
+  '#0891b2',
+  '#0d9488',
+  '#059669',
+  '#16a34a',
+  '#65a30d',
+  '#ca8a04',
+  '#d97706',
+  '#ea580c',
+  '#dc2626',
+  '#be123c',
+  '#a21caf',
+  '#6d28d9',
+  '#1d4ed8',
+  '#0369a1',
+  '#0f766e',
+  '#15803d',
+  '#a16207',
+  '#c2410c',
 ] as const
 
 /** The background colour of an initials avatar, chosen by the name's first letter. */

@@ -1,0 +1,102 @@
+/** Composes the API: cross-cutting middleware, every feature's routes, the OpenAPI document, one error handler. */
+
+import { LIMITS } from '@buble/shared/constants'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
+import { secureHeaders } from 'hono/secure-headers'
+import { generateSpecs } from 'hono-openapi'
+import type { Deps } from './deps.ts'
+import { authRoutes } from './features/auth/routes.ts'
+import { authService } from './features/auth/service.ts'
+import { healthRoutes } from './features/health/routes.ts'
+import { uploadsRoutes } from './features/uploads/routes.ts'
+import { uploadsService } from './features/uploads/service.ts'
+import { usersRoutes } from './features/users/routes.ts'
+import { usersService } from './features/users/service.ts'
+import { type AppEnv, requireAuth } from './lib/auth.ts'
+import { AppError, errorHandler, notFound } from './lib/errors.ts'
+
+export function createServices(deps: Deps) {
+  return {
+    auth: authService(deps),
+    users: usersService(deps),
+    uploads: uploadsService(deps),
+  }
+}
+export type Services = ReturnType<typeof createServices>
+
+/** CONTRACT §7: no inline or eval'd script, nothing framed, nothing embedded. */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  mediaSrc: ["'self'", 'blob:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  workerSrc: ["'self'"],
+  manifestSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+}
+
+export function createApp(deps: Deps, services: Services = createServices(deps)) {
+  const app = new Hono<AppEnv>()
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+      referrerPolicy: 'strict-origin-when-cross-origin',
+      xContentTypeOptions: 'nosniff',
+      crossOriginEmbedderPolicy: false,
+    }),
+  )
+  if (deps.config.corsOrigins.length > 0) {
+    app.use('/api/*', cors({ origin: [...deps.config.corsOrigins], credentials: false, maxAge: 600 }))
+  }
+  app.use('/api/*', async (c, next) => {
+    // Uploads set their own, larger limits.
+    if (c.req.path.startsWith('/api/uploads/')) return next()
+    return bodyLimit({
+      maxSize: LIMITS.jsonBodyBytes,
+      onError: () => {
+        throw new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large')
+      },
+    })(c, next)
+  })
+  app.use('/api/*', requireAuth(deps.db, deps.tokens))
+
+  const api = new Hono<AppEnv>()
+    .route('/health', healthRoutes(deps.database.kind, deps.config.version))
+    .route('/auth', authRoutes(services.auth, deps.config.trustProxy))
+    .route('/users', usersRoutes(services.users))
+    .route('/uploads', uploadsRoutes(services.uploads))
+  app.route('/api', api)
+
+  let spec: Promise<unknown> | undefined
+  app.get('/api/openapi.json', async (c) => {
+    spec ??= generateSpecs(app, {
+      documentation: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Buble API',
+          version: deps.config.version,
+          description: 'The HTTP contract of Buble (CONTRACT.md).',
+        },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        security: [{ bearer: [] }],
+      },
+      exclude: ['/api/openapi.json'],
+    })
+    return c.json(await spec)
+  })
+
+  app.all('/api/*', () => {
+    throw notFound('No such API route')
+  })
+  app.onError(errorHandler(deps.log))
+  return app
+}
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,78 @@
+/** One factory for the database: embedded PGlite by default, node-postgres when a URL is given. */
+
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import { sql } from 'drizzle-orm'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import * as schema from './schema.ts'
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+/** Anything queries can run on: the database or an open transaction. */
+export type Executor = Db | Tx
+
+export interface Database {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  /** Runs `fn` only when this process holds the transaction-scoped advisory lock `key`; false otherwise. */
+  withAdvisoryLock(key: number, fn: (tx: Tx) => Promise<void>): Promise<boolean>
+  close(): Promise<void>
+}
+
+const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url))
+// Serialises migrations when several processes start against one PostgreSQL at once.
+const MIGRATION_LOCK = 4_201_001
+
+export type DatabaseTarget = { url: string } | { pgliteDir: string } | { memory: true }
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  const database = 'url' in target ? await openPostgres(target.url) : await openPglite(target)
+  return database
+}
+
+async function openPglite(target: { pgliteDir: string } | { memory: true }): Promise<Database> {
+  if ('pgliteDir' in target) mkdirSync(target.pgliteDir, { recursive: true })
+  const client = 'pgliteDir' in target ? new PGlite(target.pgliteDir) : new PGlite()
+  const db = drizzlePglite({ client, schema }) as unknown as Db
+  await migratePglite(db as never, { migrationsFolder: MIGRATIONS })
+  return {
+    db,
+    kind: 'pglite',
+    withAdvisoryLock: (key, fn) => runLocked(db, key, fn),
+    close: () => client.close(),
+  }
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  const client = await pool.connect()
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+    await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS })
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
+    client.release()
+  }
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  return {
+    db,
+    kind: 'postgres',
+    withAdvisoryLock: (key, fn) => runLocked(db, key, fn),
+    close: () => pool.end(),
+  }
+}
+
+async function runLocked(db: Db, key: number, fn: (tx: Tx) => Promise<void>): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${key}) as locked`)
+    const locked = (rows as unknown as { rows: { locked: boolean }[] }).rows[0]?.locked === true
+    if (locked) await fn(tx)
+    return locked
+  })
+}

@@ -1,0 +1,175 @@
+/** Registration, sign-in, e-mail verification and password reset (CONTRACT §3.1). */
+
+import type { AuthResponse, LoginBody, RegisterBody, ResetPasswordBody, VerifyEmailResponse } from '@buble/shared/auth'
+import { RESET_TOKEN_TTL_MS, VERIFY_TOKEN_TTL_MS } from '@buble/shared/constants'
+import { eq, sql } from 'drizzle-orm'
+import { v7 as uuidv7 } from 'uuid'
+import { users } from '../../db/schema.ts'
+import type { Deps } from '../../deps.ts'
+import { findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
+import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
+import { AppError, conflict, tokenInvalid } from '../../lib/errors.ts'
+import { linkMail } from '../../lib/mail.ts'
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
+
+export const AUTH_MESSAGES = {
+  invalidCredentials: 'Invalid email or password',
+  resendSent: 'If an unverified account exists for that address, a verification email has been sent.',
+  forgotSent: 'If an account exists for that address, password reset instructions have been sent.',
+  verified: 'Email verified successfully',
+  verifyInvalid: 'This verification link is invalid or has expired',
+  resetDone: 'Password has been reset successfully. You can now sign in.',
+  resetInvalid: 'This reset link is invalid or has expired',
+  emailTaken: 'An account with this email already exists',
+} as const
+
+export type AuthService = ReturnType<typeof authService>
+
+export function authService(deps: Deps) {
+  const { db, tokens, mailer, config, log, rateLimits, now } = deps
+
+  const issueAuth = async (user: UserRow): Promise<AuthResponse> => ({
+    access_token: await tokens.sign(user),
+    user: toUser(user),
+  })
+
+  async function sendVerification(user: UserRow): Promise<void> {
+    const token = await issueEmailToken(db, user.id, 'verify', VERIFY_TOKEN_TTL_MS, now())
+    const link = `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`
+    await mailer.send(
+      linkMail({
+        to: user.email,
+        subject: 'Verify your email for Buble',
+        greeting: `Hi ${user.name},`,
+        lines: ['Welcome to Buble! Please confirm that this is your email address.'],
+        action: 'Verify email',
+        link,
+        footer:
+          'This link works once and expires in 24 hours. If you did not create a Buble account, ignore this email.',
+      }),
+    )
+  }
+
+  // A failed mail must not undo the account: the user can ask for another one from the banner.
+  const sendVerificationSafely = (user: UserRow) =>
+    sendVerification(user).catch((err) => log.error('verification mail failed', { userId: user.id, err }))
+
+  return {
+    async register(args: RegisterBody, ip: string): Promise<AuthResponse> {
+      await rateLimits.consume(['registerPerIp', ip])
+      const passwordHash = await hashPassword(args.password)
+      const existing = await findUserByEmail(db, args.email)
+      let user: UserRow
+      if (existing?.status === 'pending') {
+        // Someone invited this address; registering normally takes the pending account over.
+        ;[user] = (await db
+          .update(users)
+          .set({ name: args.name, passwordHash, status: 'active', updatedAt: now() })
+          .where(eq(users.id, existing.id))
+          .returning()) as [UserRow]
+      } else if (existing) {
+        throw conflict(AUTH_MESSAGES.emailTaken)
+      } else {
+        const inserted = await db
+          .insert(users)
+          .values({
+            id: uuidv7(),
+            name: args.name,
+            email: args.email,
+            passwordHash,
+            createdAt: now(),
+            updatedAt: now(),
+          })
+          .onConflictDoNothing()
+          .returning()
+        if (!inserted[0]) throw conflict(AUTH_MESSAGES.emailTaken)
+        user = inserted[0]
+      }
+      await sendVerificationSafely(user)
+      return issueAuth(user)
+    },
+
+    async login(args: LoginBody, ip: string): Promise<AuthResponse> {
+      const pairKey = `${ip}|${args.email}`
+      await rateLimits.check(['loginFailuresPerIpEmail', pairKey], ['loginFailuresPerIp', ip])
+      const user = await findUserByEmail(db, args.email)
+      const usable = user?.status === 'active' ? user : undefined
+      const ok = await verifyPassword(usable?.passwordHash, args.password)
+      if (!usable || !ok) {
+        await rateLimits.consume(['loginFailuresPerIpEmail', pairKey], ['loginFailuresPerIp', ip])
+        throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials)
+      }
+      await rateLimits.reset('loginFailuresPerIpEmail', pairKey)
+      return issueAuth(usable)
+    },
+
+    async refresh(user: UserRow): Promise<{ access_token: string }> {
+      return { access_token: await tokens.sign(user) }
+    },
+
+    async resendVerification(email: string, ip: string): Promise<{ message: string }> {
+      await rateLimits.consume(['emailActionPerEmail', email], ['emailActionPerIp', ip])
+      const user = await findUserByEmail(db, email)
+      if (user?.status === 'active' && !user.emailVerified) await sendVerificationSafely(user)
+      return { message: AUTH_MESSAGES.resendSent }
+    },
+
+    async verifyEmail(token: string): Promise<VerifyEmailResponse> {
+      const verified = await db.transaction(async (tx) => {
+        const userId = await consumeEmailToken(tx, token, 'verify', now())
+        if (!userId) return null
+        const current = await findUserById(tx, userId)
+        if (!current || current.status !== 'active') return null
+        const promote = config.adminEmails.includes(current.email)
+        const [row] = await tx
+          .update(users)
+          .set({ emailVerified: true, updatedAt: now(), ...(promote ? { role: 'admin' as const } : {}) })
+          .where(eq(users.id, userId))
+          .returning()
+        return row
+      })
+      if (!verified) throw tokenInvalid(AUTH_MESSAGES.verifyInvalid)
+      return { message: AUTH_MESSAGES.verified, user: toUser(verified) }
+    },
+
+    async forgotPassword(email: string, ip: string): Promise<{ message: string }> {
+      await rateLimits.consume(['emailActionPerEmail', email], ['emailActionPerIp', ip])
+      const user = await findUserByEmail(db, email)
+      if (user?.status === 'active') {
+        const token = await issueEmailToken(db, user.id, 'reset', RESET_TOKEN_TTL_MS, now())
+        const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`
+        await mailer
+          .send(
+            linkMail({
+              to: user.email,
+              subject: 'Reset your Buble password',
+              greeting: `Hi ${user.name},`,
+              lines: ['Someone (hopefully you) asked to reset the password of your Buble account.'],
+              action: 'Choose a new password',
+              link,
+              footer:
+                'This link works once and expires in 1 hour. If you did not ask for it, ignore this email: your password stays as it is.',
+            }),
+          )
+          .catch((err) => log.error('reset mail failed', { userId: user.id, err }))
+      }
+      return { message: AUTH_MESSAGES.forgotSent }
+    },
+
+    async resetPassword(args: ResetPasswordBody): Promise<{ message: string }> {
+      const passwordHash = await hashPassword(args.newPassword)
+      const done = await db.transaction(async (tx) => {
+        const userId = await consumeEmailToken(tx, args.token, 'reset', now())
+        if (!userId) return false
+        const rows = await tx
+          .update(users)
+          .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
+          .where(eq(users.id, userId))
+          .returning({ id: users.id, status: users.status })
+        return rows[0]?.status === 'active'
+      })
+      if (!done) throw tokenInvalid(AUTH_MESSAGES.resetInvalid)
+      return { message: AUTH_MESSAGES.resetDone }
+    },
+  }
+}

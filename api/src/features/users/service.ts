@@ -1,0 +1,154 @@
+/** Profile, password change and account deletion with its 7-day grace period (CONTRACT §3.1). */
+
+import type { ChangePasswordBody, DeletionStatus, Profile, UpdateProfileBody, User } from '@buble/shared/auth'
+import { DELETION_GRACE_DAYS } from '@buble/shared/constants'
+import { and, eq, isNotNull, lte, sql } from 'drizzle-orm'
+import type { Tx } from '../../db/client.ts'
+import { emailTokens, uploads, users } from '../../db/schema.ts'
+import type { Deps } from '../../deps.ts'
+import { toUser, type UserRow } from '../../lib/accounts.ts'
+import { AppError, conflict } from '../../lib/errors.ts'
+import type { Job } from '../../lib/jobs.ts'
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
+
+const DAY = 24 * 60 * 60 * 1000
+const HOUR = 60 * 60 * 1000
+export const DELETED_USER_NAME = 'Deleted user'
+const AVATAR_PREFIX = '/api/uploads/secure/'
+
+export const USER_MESSAGES = {
+  passwordChanged: 'Password changed successfully',
+  wrongPassword: 'Current password is incorrect',
+  deletionScheduled: `Your account is scheduled for deletion in ${DELETION_GRACE_DAYS} days`,
+  deletionCancelled: 'Account deletion cancelled',
+  noDeletion: 'No account deletion is scheduled',
+  badAvatar: 'Avatar must be an image you uploaded',
+} as const
+
+/** Another feature's part of deleting an account (memberships, push subscriptions…), run in the deletion's transaction. */
+export type AccountDeletionStep = (tx: Tx, user: UserRow) => Promise<void>
+
+export type UsersService = ReturnType<typeof usersService>
+
+export function usersService(deps: Deps, deletionSteps: readonly AccountDeletionStep[] = []) {
+  const { db, tokens, storage, log, now } = deps
+
+  function deletionStatus(user: UserRow): DeletionStatus {
+    const due = user.deletionScheduledFor
+    if (!due)
+      return { deletion_requested: false, deletion_scheduled_for: null, days_remaining: null, hours_remaining: null }
+    const left = Math.max(0, due.getTime() - now().getTime())
+    return {
+      deletion_requested: true,
+      deletion_scheduled_for: due.toISOString(),
+      days_remaining: Math.floor(left / DAY),
+      hours_remaining: Math.floor((left % DAY) / HOUR),
+    }
+  }
+
+  async function update(id: string, values: Partial<typeof users.$inferInsert>): Promise<UserRow> {
+    const [row] = await db
+      .update(users)
+      .set({ ...values, updatedAt: now() })
+      .where(eq(users.id, id))
+      .returning()
+    return row!
+  }
+
+  /** Removes the personal data of one account; its authored content stays, shown as "Deleted user". */
+  async function deleteAccount(tx: Tx, user: UserRow): Promise<string[]> {
+    for (const step of deletionSteps) await step(tx, user)
+    const files = await tx
+      .delete(uploads)
+      .where(and(eq(uploads.ownerId, user.id), eq(uploads.kind, 'avatar')))
+      .returning({ key: uploads.key })
+    await tx.delete(emailTokens).where(eq(emailTokens.userId, user.id))
+    await tx
+      .update(users)
+      .set({
+        name: DELETED_USER_NAME,
+        // The address is freed so it can register again; the placeholder is unique and undeliverable.
+        email: `deleted-${user.id}@deleted.invalid`,
+        passwordHash: null,
+        bio: null,
+        avatarUrl: null,
+        role: 'user',
+        status: 'deleted',
+        emailVerified: false,
+        deletionScheduledFor: null,
+        tokenVersion: sql`${users.tokenVersion} + 1`,
+        updatedAt: now(),
+      })
+      .where(eq(users.id, user.id))
+    return files.map((file) => file.key)
+  }
+
+  const deletionJob: Job = {
+    name: 'account-deletion',
+    lockKey: 4_201_101,
+    async run(tx, at) {
+      const due = await tx
+        .select()
+        .from(users)
+        .where(
+          and(isNotNull(users.deletionScheduledFor), lte(users.deletionScheduledFor, at), eq(users.status, 'active')),
+        )
+        .limit(100)
+        .for('update', { skipLocked: true })
+      const files: string[] = []
+      for (const user of due) files.push(...(await deleteAccount(tx, user)))
+      if (due.length > 0) log.info('accounts deleted', { count: due.length })
+      // Files go after the rows; a file left behind by a crash is unreachable (its row is gone).
+      for (const key of files)
+        await storage.delete(key).catch((err) => log.warn('avatar file not removed', { key, err }))
+    },
+  }
+
+  return {
+    deletionJob,
+
+    profile: (user: UserRow): Profile => ({ ...toUser(user), deletion: deletionStatus(user) }),
+
+    async updateProfile(user: UserRow, args: UpdateProfileBody): Promise<User> {
+      if (args.avatar_url) {
+        const key = args.avatar_url.slice(AVATAR_PREFIX.length)
+        const [upload] = await db.select().from(uploads).where(eq(uploads.key, key)).limit(1)
+        if (!upload || upload.ownerId !== user.id || upload.kind !== 'avatar')
+          throw new AppError('VALIDATION_ERROR', USER_MESSAGES.badAvatar, [
+            { path: 'avatar_url', message: USER_MESSAGES.badAvatar },
+          ])
+      }
+      const values: Partial<typeof users.$inferInsert> = {}
+      if (args.name !== undefined) values.name = args.name
+      if (args.bio !== undefined) values.bio = args.bio === '' ? null : args.bio
+      if (args.avatar_url !== undefined) values.avatarUrl = args.avatar_url
+      return toUser(await update(user.id, values))
+    },
+
+    async changePassword(user: UserRow, args: ChangePasswordBody): Promise<{ message: string; access_token: string }> {
+      // 400, not 401: a 401 would make the client sign out.
+      if (!(await verifyPassword(user.passwordHash, args.currentPassword)))
+        throw new AppError('INVALID_PASSWORD', USER_MESSAGES.wrongPassword)
+      const passwordHash = await hashPassword(args.newPassword)
+      const row = await update(user.id, {
+        passwordHash,
+        tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
+      })
+      return { message: USER_MESSAGES.passwordChanged, access_token: await tokens.sign(row) }
+    },
+
+    deletionStatus,
+
+    async requestDeletion(user: UserRow): Promise<{ message: string; deletion_scheduled_for: string }> {
+      const due = user.deletionScheduledFor ?? new Date(now().getTime() + DELETION_GRACE_DAYS * DAY)
+      if (!user.deletionScheduledFor) await update(user.id, { deletionScheduledFor: due })
+      return { message: USER_MESSAGES.deletionScheduled, deletion_scheduled_for: due.toISOString() }
+    },
+
+    async cancelDeletion(user: UserRow): Promise<{ message: string }> {
+      if (!user.deletionScheduledFor) throw conflict(USER_MESSAGES.noDeletion)
+      await update(user.id, { deletionScheduledFor: null })
+      return { message: USER_MESSAGES.deletionCancelled }
+    },
+  }
+}

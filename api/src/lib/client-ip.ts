@@ -1,0 +1,17 @@
+/** The caller's address: X-Forwarded-For only when TRUST_PROXY=1, otherwise the socket's. */
+
+import { getConnInfo } from '@hono/node-server/conninfo'
+import type { Context } from 'hono'
+
+export function clientIp(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
+    if (forwarded) return forwarded
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown'
+  } catch {
+    // app.request() in tests has no socket.
+    return 'unknown'
+  }
+}

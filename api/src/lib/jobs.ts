@@ -1,0 +1,52 @@
+/**
+ * A per-minute scheduler. Each job runs inside a transaction holding its PostgreSQL advisory lock,
+ * so with several API processes on one database exactly one of them runs it each time.
+ */
+
+import type { Database, Tx } from '../db/client.ts'
+import type { Logger } from './log.ts'
+
+export interface Job {
+  name: string
+  /** A stable number naming this job's advisory lock. */
+  lockKey: number
+  run(tx: Tx, now: Date): Promise<void>
+}
+
+export interface Scheduler {
+  /** Runs every job once now; resolves with the names of the jobs this process ran. */
+  runOnce(now?: Date): Promise<string[]>
+  start(intervalMs?: number): void
+  stop(): void
+}
+
+export function createScheduler(database: Database, jobs: readonly Job[], log: Logger): Scheduler {
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<string[]> | undefined
+  const runOnce = async (now = new Date()) => {
+    const ran: string[] = []
+    for (const job of jobs) {
+      try {
+        if (await database.withAdvisoryLock(job.lockKey, (tx) => job.run(tx, now))) ran.push(job.name)
+      } catch (err) {
+        log.error('job failed', { job: job.name, err })
+      }
+    }
+    return ran
+  }
+  return {
+    runOnce,
+    start(intervalMs = 60_000) {
+      timer = setInterval(() => {
+        // A slow run is never overlapped by the next tick.
+        running ??= runOnce().finally(() => {
+          running = undefined
+        })
+      }, intervalMs)
+      timer.unref()
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+    },
+  }
+}

@@ -1,0 +1,27 @@
+/** Route descriptions for the OpenAPI document; request shapes come from the `validate` middleware itself. */
+
+import { ErrorBody } from '@buble/shared/errors'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { describeRoute, resolver } from 'hono-openapi'
+
+const json = (schema: StandardSchemaV1) => ({ 'application/json': { schema: resolver(schema) } })
+
+/** Describes a route: its tag, summary, success answer, and whether it needs a bearer token. */
+export function describe(opts: {
+  tag: string
+  summary: string
+  status?: number
+  response?: StandardSchemaV1
+  auth?: boolean
+}) {
+  const status = opts.status ?? 200
+  return describeRoute({
+    tags: [opts.tag],
+    summary: opts.summary,
+    ...(opts.auth === false ? { security: [] } : {}),
+    responses: {
+      [status]: { description: opts.summary, ...(opts.response ? { content: json(opts.response) } : {}) },
+      default: { description: 'An error: `{message, code, issues?}`', content: json(ErrorBody) },
+    },
+  })
+}

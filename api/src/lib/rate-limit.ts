@@ -1,0 +1,74 @@
+/**
+ * Rate limits of CONTRACT §6 on rate-limiter-flexible's drizzle store: the counters live in the
+ * database, so every API process sharing one PostgreSQL shares them too.
+ */
+
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
+import type { Db } from '../db/client.ts'
+import { rateLimits } from '../db/schema.ts'
+import { AppError } from './errors.ts'
+
+const MINUTE = 60
+const HOUR = 60 * MINUTE
+
+const RULES = {
+  loginFailuresPerIpEmail: { points: 10, duration: 15 * MINUTE },
+  loginFailuresPerIp: { points: 100, duration: 15 * MINUTE },
+  registerPerIp: { points: 10, duration: HOUR },
+  emailActionPerEmail: { points: 5, duration: HOUR },
+  emailActionPerIp: { points: 20, duration: HOUR },
+  pledgePerIp: { points: 10, duration: HOUR },
+} as const
+
+export type RateRule = keyof typeof RULES
+
+export interface RateLimits {
+  /** Counts one hit against each (rule, key); refuses with 429 once any is over its limit. */
+  consume(...hits: [RateRule, string][]): Promise<void>
+  /** Refuses with 429 when any (rule, key) has already used up its points, without counting. */
+  check(...hits: [RateRule, string][]): Promise<void>
+  /** Forgets a key, e.g. the failed logins of an address that has just signed in. */
+  reset(rule: RateRule, key: string): Promise<void>
+}
+
+const tooMany = (msBeforeNext: number) =>
+  new AppError('RATE_LIMITED', 'Too many requests. Please try again later.', undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil(msBeforeNext / 1000))),
+  })
+
+export function createRateLimits(db: Db, enabled: boolean): RateLimits {
+  if (!enabled) return { consume: async () => {}, check: async () => {}, reset: async () => {} }
+  const limiters = Object.fromEntries(
+    Object.entries(RULES).map(([name, rule]) => [
+      name,
+      new RateLimiterDrizzle({
+        storeClient: db,
+        schema: rateLimits,
+        keyPrefix: name,
+        clearExpiredByTimeout: false,
+        ...rule,
+      }),
+    ]),
+  ) as Record<RateRule, RateLimiterDrizzle>
+  return {
+    async consume(...hits) {
+      for (const [rule, key] of hits) {
+        try {
+          await limiters[rule].consume(key)
+        } catch (err) {
+          if (err instanceof RateLimiterRes) throw tooMany(err.msBeforeNext)
+          throw err
+        }
+      }
+    },
+    async check(...hits) {
+      for (const [rule, key] of hits) {
+        const res = await limiters[rule].get(key)
+        if (res && res.consumedPoints >= RULES[rule].points) throw tooMany(res.msBeforeNext)
+      }
+    },
+    async reset(rule, key) {
+      await limiters[rule].delete(key)
+    },
+  }
+}

@@ -1,0 +1,40 @@
+/** Uploaded files on disk under DATA_DIR/uploads; the interface is what an S3 store would implement next. */
+
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
+export interface FileStorage {
+  put(key: string, bytes: Uint8Array): Promise<void>
+  /** The file's bytes, or null when it does not exist. */
+  get(key: string): Promise<Buffer | null>
+  delete(key: string): Promise<void>
+}
+
+// Keys are made by the server (kind_uuid.ext); anything else never reaches the disk.
+const KEY = /^[a-z]+_[0-9a-f-]{36}\.[a-z0-9]{2,5}$/
+
+export const isStorageKey = (key: string): boolean => KEY.test(key)
+
+export function createFileStorage(root: string): FileStorage {
+  const fileOf = (key: string) => {
+    if (!isStorageKey(key)) throw new Error('invalid storage key')
+    return path.join(root, key)
+  }
+  return {
+    async put(key, bytes) {
+      await mkdir(root, { recursive: true })
+      await writeFile(fileOf(key), bytes)
+    },
+    async get(key) {
+      try {
+        return await readFile(fileOf(key))
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw err
+      }
+    },
+    async delete(key) {
+      await rm(fileOf(key), { force: true })
+    },
+  }
+}

@@ -1,0 +1,74 @@
+/** Starts Buble: config, secrets, database and migrations, the API and the built PWA on one port, the scheduler. */
+
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { serve } from '@hono/node-server'
+import { createApp, createServices } from './app.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './db/client.ts'
+import type { Deps } from './deps.ts'
+import { createScheduler } from './lib/jobs.ts'
+import { createLogger } from './lib/log.ts'
+import { createMailer } from './lib/mail.ts'
+import { createRateLimits } from './lib/rate-limit.ts'
+import { loadSecrets } from './lib/secrets.ts'
+import { servePwa } from './lib/static.ts'
+import { createFileStorage } from './lib/storage.ts'
+import { createAccessTokens } from './lib/tokens.ts'
+
+const PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url))
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Buble cannot start: ${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
+  const log = createLogger(config.logLevel)
+  const secrets = loadSecrets(config)
+  const database = await openDatabase(
+    config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pg') },
+  )
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    log,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
+    tokens: createAccessTokens(secrets.jwtSecret),
+    rateLimits: createRateLimits(database.db, config.rateLimits),
+    storage: createFileStorage(path.join(config.dataDir, 'uploads')),
+    now: () => new Date(),
+  }
+  const services = createServices(deps)
+  const app = createApp(deps, services)
+  servePwa(app, PWA_DIST)
+
+  const scheduler = createScheduler(database, [services.users.deletionJob], log)
+  scheduler.start()
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    log.info('Buble is listening', {
+      url: `http://${config.host}:${info.port}`,
+      db: database.kind,
+      publicUrl: config.publicUrl,
+    })
+  })
+  const shutdown = () => {
+    scheduler.stop()
+    server.close(() => void database.close().finally(() => process.exit(0)))
+    setTimeout(() => process.exit(0), 5000).unref()
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+}
+
+main().catch((err) => {
+  process.stderr.write(`Buble failed to start: ${err instanceof Error ? err.message : String(err)}\n`)
+  process.exit(1)
+})
