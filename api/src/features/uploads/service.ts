@@ -50,16 +50,14 @@ export function uploadsService({ db, storage, now }: Deps) {
       }
       const key = `avatar_${uuidv4()}.webp`
       await storage.put(key, encoded)
-      await db
-        .insert(uploads)
-        .values({
-          key,
-          ownerId: user.id,
-          kind: 'avatar',
-          contentType: 'image/webp',
-          size: encoded.length,
-          createdAt: now(),
-        })
+      await db.insert(uploads).values({
+        key,
+        ownerId: user.id,
+        kind: 'avatar',
+        contentType: 'image/webp',
+        size: encoded.length,
+        createdAt: now(),
+      })
       return { url: `${SECURE_PREFIX}${key}` }
     },
 

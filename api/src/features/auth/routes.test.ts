@@ -1,0 +1,193 @@
+import { PASSWORD_MESSAGES } from '@buble/shared/password'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { backends } from '../../testing/databases.ts'
+import { createHarness, type Harness, PASSWORD, PUBLIC_URL, uniqueEmail } from '../../testing/harness.ts'
+import { AUTH_MESSAGES } from './service.ts'
+
+const HOUR = 60 * 60 * 1000
+
+describe.each(backends())('auth on %s', (backend) => {
+  let h: Harness
+  beforeAll(async () => {
+    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off', BUBLE_ADMIN_EMAILS: 'boss@example.com' })
+  })
+  afterAll(() => h?.close())
+
+  const tokenOf = (link: string) => new URL(link).searchParams.get('token')!
+
+  test('register answers 201 with a token and the user, and mails a verification link built from PUBLIC_URL', async () => {
+    const email = uniqueEmail('reg')
+    const res = await h.call('POST', '/api/auth/register', {
+      body: { name: '  Ada Lovelace ', email: `  ${email.toUpperCase()} `, password: PASSWORD },
+    })
+    expect(res.status).toBe(201)
+    const body = await res.json()
+    expect(body.access_token).toMatch(/^ey/)
+    expect(body.user).toMatchObject({
+      name: 'Ada Lovelace',
+      email,
+      email_verified: false,
+      role: 'user',
+      bio: null,
+      avatar_url: null,
+    })
+    expect(Object.keys(body.user).sort()).toEqual([
+      'avatar_url',
+      'bio',
+      'created_at',
+      'email',
+      'email_verified',
+      'id',
+      'name',
+      'role',
+    ])
+    const mail = await h.smtp.waitFor(email)
+    expect(mail.subject).toContain('Verify')
+    expect(mail.html).toContain(`${PUBLIC_URL}/verify-email?token=`)
+    expect(h.smtp.linkIn(mail, `${PUBLIC_URL}/verify-email?token=`)).toBeTruthy()
+  })
+
+  test('a second registration with the same address is a 409', async () => {
+    const email = uniqueEmail('dup')
+    await h.register({ email })
+    const res = await h.call('POST', '/api/auth/register', {
+      body: { name: 'Someone Else', email: email.toUpperCase(), password: PASSWORD },
+    })
+    expect(res.status).toBe(409)
+    expect(await res.json()).toEqual({ code: 'CONFLICT', message: AUTH_MESSAGES.emailTaken })
+  })
+
+  test.each([
+    ['abc', PASSWORD_MESSAGES.min6],
+    ['abcdefg', PASSWORD_MESSAGES.min12],
+    ['Abcdefghijk1-Abcdefghijk1-Abcdefgh', PASSWORD_MESSAGES.max31],
+    ['abcdefghijk1', PASSWORD_MESSAGES.upper],
+    ['ABCDEFGHIJK1', PASSWORD_MESSAGES.lower],
+    ['Abcdefghijkl', PASSWORD_MESSAGES.digit],
+  ])('register refuses the password %j with "%s"', async (password, message) => {
+    const res = await h.call('POST', '/api/auth/register', { body: { name: 'Pat', email: uniqueEmail(), password } })
+    expect(res.status).toBe(400)
+    const body = await res.json()
+    expect(body).toMatchObject({ code: 'VALIDATION_ERROR', message })
+    expect(body.issues[0]).toEqual({ path: 'password', message })
+  })
+
+  test.each([
+    [{ name: 'A', email: 'a@example.com', password: PASSWORD }, 'name'],
+    [{ name: 'Bad\u202eName', email: 'a@example.com', password: PASSWORD }, 'name'],
+    [{ name: 'Fine Name', email: 'not-an-email', password: PASSWORD }, 'email'],
+    [{ name: 'Fine Name', email: 'a@localhost', password: PASSWORD }, 'email'],
+    [{ name: 'Fine Name', password: PASSWORD }, 'email'],
+  ])('register refuses %j naming %s', async (body, field) => {
+    const res = await h.call('POST', '/api/auth/register', { body })
+    expect(res.status).toBe(400)
+    expect((await res.json()).issues[0].path).toBe(field)
+  })
+
+  test('login answers a token; wrong password and unknown address get the same 401', async () => {
+    const { email } = await h.register()
+    const ok = await h.call('POST', '/api/auth/login', { body: { email: email.toUpperCase(), password: PASSWORD } })
+    expect(ok.status).toBe(200)
+    expect((await ok.json()).user.email).toBe(email)
+    for (const body of [
+      { email, password: 'Wrong-Passw0rd!' },
+      { email: uniqueEmail('ghost'), password: PASSWORD },
+    ]) {
+      const res = await h.call('POST', '/api/auth/login', { body })
+      expect(res.status).toBe(401)
+      expect(await res.json()).toEqual({ code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' })
+    }
+  })
+
+  test('refresh-token needs a valid token and answers a fresh one that works; earlier tokens keep working', async () => {
+    const { token } = await h.register()
+    expect((await h.call('POST', '/api/auth/refresh-token')).status).toBe(401)
+    expect((await h.call('POST', '/api/auth/refresh-token', { token: `${token}x` })).status).toBe(401)
+    const res = await h.call('POST', '/api/auth/refresh-token', { token })
+    expect(res.status).toBe(200)
+    const { access_token } = await res.json()
+    expect((await h.call('GET', '/api/users/profile', { token: access_token })).status).toBe(200)
+    expect((await h.call('GET', '/api/users/profile', { token })).status).toBe(200)
+  })
+
+  test('the mailed verification link verifies once; a second use is 410', async () => {
+    const { email, token } = await h.register()
+    const link = h.smtp.linkIn(await h.smtp.waitFor(email), `${PUBLIC_URL}/verify-email?token=`)
+    const res = await h.call('POST', '/api/auth/verify-email', { body: { token: tokenOf(link) } })
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body.message).toBe(AUTH_MESSAGES.verified)
+    expect(body.user).toMatchObject({ email, email_verified: true, role: 'user' })
+    const profile = await (await h.call('GET', '/api/users/profile', { token })).json()
+    expect(profile.email_verified).toBe(true)
+    const again = await h.call('POST', '/api/auth/verify-email', { body: { token: tokenOf(link) } })
+    expect(again.status).toBe(410)
+    expect((await again.json()).code).toBe('TOKEN_INVALID')
+  })
+
+  test('a verification link older than 24 hours is 410, and resend mails a new one that works', async () => {
+    const { email } = await h.register()
+    const first = tokenOf(h.smtp.linkIn(await h.smtp.waitFor(email), PUBLIC_URL))
+    h.clock.advance(25 * HOUR)
+    expect((await h.call('POST', '/api/auth/verify-email', { body: { token: first } })).status).toBe(410)
+    const before = h.smtp.mails.length
+    const res = await h.call('POST', '/api/auth/resend-verification', { body: { email } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ message: AUTH_MESSAGES.resendSent })
+    const second = tokenOf(h.smtp.linkIn(await h.smtp.waitFor(email, { after: before }), PUBLIC_URL))
+    expect((await h.call('POST', '/api/auth/verify-email', { body: { token: second } })).status).toBe(200)
+  })
+
+  test('resend-verification and forgot-password answer the same for unknown addresses and send nothing', async () => {
+    const ghost = uniqueEmail('nobody')
+    const before = h.smtp.mails.length
+    const resend = await h.call('POST', '/api/auth/resend-verification', { body: { email: ghost } })
+    const forgot = await h.call('POST', '/api/auth/forgot-password', { body: { email: ghost } })
+    expect([resend.status, forgot.status]).toEqual([200, 200])
+    expect(await resend.json()).toEqual({ message: AUTH_MESSAGES.resendSent })
+    expect(await forgot.json()).toEqual({ message: AUTH_MESSAGES.forgotSent })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(h.smtp.mails.slice(before).filter((m) => m.to === ghost)).toEqual([])
+  })
+
+  test('an address in BUBLE_ADMIN_EMAILS becomes a platform admin when verified, not before', async () => {
+    const { token } = await h.register({ email: 'Boss@Example.com' })
+    expect((await (await h.call('GET', '/api/users/profile', { token })).json()).role).toBe('user')
+    const link = h.smtp.linkIn(await h.smtp.waitFor('boss@example.com'), PUBLIC_URL)
+    const res = await h.call('POST', '/api/auth/verify-email', { body: { token: tokenOf(link) } })
+    expect((await res.json()).user.role).toBe('admin')
+  })
+
+  test('forgot → mailed link → reset: the new password works, the old one and older tokens do not, the link is single-use', async () => {
+    const { email, token } = await h.register()
+    const before = h.smtp.mails.length
+    await h.call('POST', '/api/auth/forgot-password', { body: { email } })
+    const mail = await h.smtp.waitFor(email, { after: before })
+    const link = h.smtp.linkIn(mail, `${PUBLIC_URL}/reset-password?token=`)
+    const newPassword = 'Brand-New-Passw0rd'
+    const res = await h.call('POST', '/api/auth/reset-password', { body: { token: tokenOf(link), newPassword } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ message: AUTH_MESSAGES.resetDone })
+    expect((await h.call('GET', '/api/users/profile', { token })).status).toBe(401)
+    expect((await h.call('POST', '/api/auth/login', { body: { email, password: PASSWORD } })).status).toBe(401)
+    expect((await h.call('POST', '/api/auth/login', { body: { email, password: newPassword } })).status).toBe(200)
+    const reuse = await h.call('POST', '/api/auth/reset-password', {
+      body: { token: tokenOf(link), newPassword: 'Another-Passw0rd' },
+    })
+    expect(reuse.status).toBe(410)
+  })
+
+  test('a reset link expires after one hour, and a weak new password is refused with its rule', async () => {
+    const { email } = await h.register()
+    const before = h.smtp.mails.length
+    await h.call('POST', '/api/auth/forgot-password', { body: { email } })
+    const token = tokenOf(h.smtp.linkIn(await h.smtp.waitFor(email, { after: before }), `${PUBLIC_URL}/reset-password`))
+    const weak = await h.call('POST', '/api/auth/reset-password', { body: { token, newPassword: 'short' } })
+    expect(weak.status).toBe(400)
+    expect((await weak.json()).message).toBe(PASSWORD_MESSAGES.min6)
+    h.clock.advance(HOUR + 1000)
+    expect(
+      (await h.call('POST', '/api/auth/reset-password', { body: { token, newPassword: 'Brand-New-Passw0rd' } })).status,
+    ).toBe(410)
+  })
+})

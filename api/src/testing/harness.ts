@@ -1,0 +1,111 @@
+/** Builds the real app over a real database and SMTP server, with a clock tests can move. */
+
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createApp, createServices, type Services } from '../app.ts'
+import { type Config, loadConfig } from '../config.ts'
+import type { Database } from '../db/client.ts'
+import type { Deps } from '../deps.ts'
+import { createLogger } from '../lib/log.ts'
+import { createMailer } from '../lib/mail.ts'
+import { createRateLimits } from '../lib/rate-limit.ts'
+import { createFileStorage } from '../lib/storage.ts'
+import { createAccessTokens } from '../lib/tokens.ts'
+import { type Backend, openTestDatabase } from './databases.ts'
+import { type SmtpCapture, startSmtpCapture } from './smtp.ts'
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-bytes-long!'
+export const PUBLIC_URL = 'http://buble.test'
+export const PASSWORD = 'Correct-Horse-9'
+
+export interface Harness {
+  app: ReturnType<typeof createApp>
+  deps: Deps
+  services: Services
+  database: Database
+  smtp: SmtpCapture
+  clock: { now: Date; advance(ms: number): void }
+  /** A JSON request through the app (no port), with an optional bearer token. */
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>
+  /** Registers a user and answers its token and id. */
+  register(opts?: {
+    name?: string
+    email?: string
+    password?: string
+  }): Promise<{ token: string; id: string; email: string }>
+  close(): Promise<void>
+}
+
+let counter = 0
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`
+
+export async function createHarness(backend: Backend, env: Record<string, string> = {}): Promise<Harness> {
+  const smtp = await startSmtpCapture()
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'buble-test-'))
+  const config: Config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL,
+    SMTP_URL: smtp.url,
+    JWT_SECRET: TEST_JWT_SECRET,
+    LOG_LEVEL: 'silent',
+    ...env,
+  })
+  const database = await openTestDatabase(backend)
+  const clock = {
+    now: new Date(),
+    advance(ms: number) {
+      clock.now = new Date(clock.now.getTime() + ms)
+    },
+  }
+  const log = createLogger(config.logLevel)
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    log,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir, log }),
+    tokens: createAccessTokens(TEST_JWT_SECRET),
+    rateLimits: createRateLimits(database.db, config.rateLimits),
+    storage: createFileStorage(path.join(dataDir, 'uploads')),
+    now: () => clock.now,
+  }
+  const services = createServices(deps)
+  const app = createApp(deps, services)
+  const call: Harness['call'] = (method, url, { token, body, headers = {} } = {}) =>
+    Promise.resolve(
+      app.request(url, {
+        method,
+        headers: {
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      }),
+    )
+  return {
+    app,
+    deps,
+    services,
+    database,
+    smtp,
+    clock,
+    call,
+    async register({ name = 'Test User', email = uniqueEmail(), password = PASSWORD } = {}) {
+      const res = await call('POST', '/api/auth/register', { body: { name, email, password } })
+      if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`)
+      const json = (await res.json()) as { access_token: string; user: { id: string; email: string } }
+      return { token: json.access_token, id: json.user.id, email: json.user.email }
+    },
+    async close() {
+      await database.close()
+      await smtp.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
