@@ -1,0 +1,106 @@
+/**
+ * The offline-first wire protocol of CONTRACT §5: mutation names, the push and pull shapes.
+ * Both halves (the PWA's outbox and the server's push handler) validate with these.
+ */
+
+import { z } from 'zod'
+
+/** Every mutation a device may queue, named `entity.verb`. */
+export const MUTATION_NAMES = [
+  'buble.create',
+  'post.create',
+  'post.update',
+  'post.delete',
+  'comment.create',
+  'comment.update',
+  'comment.delete',
+  'reaction.add',
+  'reaction.remove',
+  'event.create',
+  'event.update',
+  'event.delete',
+  'event.rsvp',
+  'poll.create',
+  'poll.update',
+  'poll.delete',
+  'poll.vote',
+  'poll.unvote',
+  'chat.send',
+  'chat.edit',
+  'chat.delete',
+  'chat.react',
+  'unread.read',
+  'profile.update',
+] as const
+export type MutationName = (typeof MUTATION_NAMES)[number]
+
+export const isMutationName = (name: string): name is MutationName =>
+  (MUTATION_NAMES as readonly string[]).includes(name)
+
+/** The most mutations one push may carry. */
+export const MAX_PUSH_BATCH = 100
+/** The most changes one pull answers by default. */
+export const DEFAULT_PULL_LIMIT = 500
+
+/** One queued mutation as it crosses the wire; its args are checked per name by the server. */
+export const Mutation = z.object({
+  id: z.uuid(),
+  name: z.string().min(1).max(64),
+  args: z.record(z.string(), z.unknown()),
+  createdAt: z.string().min(1).max(64),
+})
+export type Mutation = z.infer<typeof Mutation>
+
+export const PushBody = z.object({
+  clientId: z.string().min(1).max(128),
+  mutations: z.array(Mutation).min(1).max(MAX_PUSH_BATCH),
+})
+export type PushBody = z.infer<typeof PushBody>
+
+export const MutationResult = z.object({
+  id: z.string(),
+  status: z.enum(['applied', 'duplicate', 'rejected']),
+  code: z.string().optional(),
+  message: z.string().optional(),
+  data: z.unknown().optional(),
+})
+export type MutationResult = z.infer<typeof MutationResult>
+
+export const PushResponse = z.object({ results: z.array(MutationResult) })
+export type PushResponse = z.infer<typeof PushResponse>
+
+export const ENTITIES = [
+  'buble',
+  'member',
+  'post',
+  'comment',
+  'event',
+  'poll',
+  'chat_message',
+  'story',
+  'unread',
+] as const
+export type Entity = (typeof ENTITIES)[number]
+
+export const Change = z.object({
+  entity: z.enum(ENTITIES),
+  op: z.enum(['put', 'del']),
+  id: z.string(),
+  buble_id: z.string().nullable(),
+  data: z.unknown().optional(),
+})
+export type Change = z.infer<typeof Change>
+
+export const PullQuery = z.object({
+  cursor: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(DEFAULT_PULL_LIMIT),
+})
+export type PullQuery = z.infer<typeof PullQuery>
+
+export const PullResponse = z.object({
+  cursor: z.string(),
+  hasMore: z.boolean(),
+  reset: z.boolean().optional(),
+  changes: z.array(Change),
+})
+export type PullResponse = z.infer<typeof PullResponse>
