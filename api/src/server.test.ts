@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { PASSWORD } from './testing/harness.ts'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+function start(env: Record<string, string>): {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', BUBLE_RATE_LIMITS: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk) => (output += chunk))
+  child.stderr?.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, output: () => output, exited }
+}
+
+async function waitForHealth(base: string): Promise<unknown> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`${base}/api/health`)
+      if (res.ok) return res.json()
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error('server did not come up')
+}
+
+describe('starting the server', () => {
+  test.each([
+    ['PORT', 'abc'],
+    ['JWT_SECRET', 'too-short-secret'],
+    ['DATABASE_URL', 'mysql://root@localhost/buble'],
+  ])('a bad %s stops start-up with one line naming it, never its value', async (name, value) => {
+    const { output, exited } = start({ [name]: value, DATA_DIR: path.join(tmpdir(), 'buble-never-created') })
+    expect(await exited).toBe(1)
+    const lines = output().trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(name)
+    expect(lines[0]).not.toContain(value)
+  })
+
+  describe('on the embedded database', () => {
+    let dataDir: string
+    beforeAll(async () => {
+      dataDir = await mkdtemp(path.join(tmpdir(), 'buble-start-'))
+    })
+    afterAll(() => rm(dataDir, { recursive: true, force: true }))
+
+    test('it serves /api/health on PGlite in DATA_DIR, keeps its generated secrets there, and a token survives a restart', async () => {
+      const port = await freePort()
+      const base = `http://127.0.0.1:${port}`
+      const first = start({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' })
+      try {
+        expect(await waitForHealth(base)).toMatchObject({ status: 'ok', db: 'pglite' })
+        const res = await fetch(`${base}/api/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Restart Tester', email: 'restart@example.com', password: PASSWORD }),
+        })
+        expect(res.status).toBe(201)
+        const { access_token } = (await res.json()) as { access_token: string }
+
+        // Without SMTP_URL, the verification mail lands in DATA_DIR/mail as an .eml file with both parts.
+        const mails = await readdir(path.join(dataDir, 'mail'))
+        expect(mails.some((f) => f.endsWith('.eml'))).toBe(true)
+        const eml = await readFile(path.join(dataDir, 'mail', mails[0]!), 'utf8')
+        expect(eml).toContain('text/plain')
+        expect(eml).toContain('text/html')
+        expect(first.output()).toContain('/verify-email?token=')
+
+        const secrets = await stat(path.join(dataDir, 'secrets.json'))
+        expect(secrets.mode & 0o077).toBe(0)
+
+        first.child.kill('SIGTERM')
+        await first.exited
+        const second = start({ PORT: String(port), DATA_DIR: dataDir })
+        try {
+          await waitForHealth(base)
+          const profile = await fetch(`${base}/api/users/profile`, {
+            headers: { authorization: `Bearer ${access_token}` },
+          })
+          expect(profile.status).toBe(200)
+          expect(((await profile.json()) as { email: string }).email).toBe('restart@example.com')
+        } finally {
+          second.child.kill('SIGTERM')
+          await second.exited
+        }
+      } finally {
+        first.child.kill('SIGTERM')
+      }
+    }, 90_000)
+  })
+})
