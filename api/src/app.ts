@@ -14,7 +14,7 @@ import { uploadsRoutes } from './features/uploads/routes.ts'
 import { uploadsService } from './features/uploads/service.ts'
 import { usersRoutes } from './features/users/routes.ts'
 import { usersService } from './features/users/service.ts'
-import { type AppEnv, requireAuth } from './lib/auth.ts'
+import { type AppEnv, createAuthenticator, requireAuth } from './lib/auth.ts'
 import { AppError, errorHandler, notFound } from './lib/errors.ts'
 
 export function createServices(deps: Deps) {
@@ -66,7 +66,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
       },
     })(c, next)
   })
-  app.use('/api/*', requireAuth(deps.db, deps.tokens))
+  app.use('/api/*', requireAuth(createAuthenticator(deps.db, deps.tokens)))
 
   const api = new Hono<AppEnv>()
     .route('/health', healthRoutes(deps.database.kind, deps.config.version))

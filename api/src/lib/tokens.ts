@@ -16,20 +16,36 @@ export interface AccessTokens {
   verify(token: string): Promise<TokenClaims | null>
 }
 
+// Signature checks are the costly part of a request; a token string already proven genuine is
+// remembered (bounded), while its expiry is still checked on every use and the account and token
+// version are still read from the database by the caller.
+const VERIFIED_CACHE_SIZE = 10_000
+
 export function createAccessTokens(secret: string): AccessTokens {
-  const key = new TextEncoder().encode(secret)
+  const raw = new TextEncoder().encode(secret)
+  const key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+  const verified = new Map<string, TokenClaims & { exp: number }>()
   return {
-    sign: (user) =>
+    sign: async (user) =>
       new SignJWT({ tv: user.tokenVersion })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.id)
         .setIssuedAt()
         .setExpirationTime(new Date(Date.now() + SESSION_LIFETIME_MS))
-        .sign(key),
+        .sign(await key),
     async verify(token) {
+      const known = verified.get(token)
+      if (known) {
+        if (known.exp * 1000 > Date.now()) return { sub: known.sub, tv: known.tv }
+        verified.delete(token)
+        return null
+      }
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] })
-        if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null
+        const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] })
+        if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number')
+          return null
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string)
+        verified.set(token, { sub: payload.sub, tv: payload.tv, exp: payload.exp })
         return { sub: payload.sub, tv: payload.tv }
       } catch {
         return null

@@ -31,7 +31,7 @@ export interface Harness {
     method: string,
     path: string,
     opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<Response>
+  ): Promise<TestResponse>
   /** Registers a user and answers its token and id. */
   register(opts?: {
     name?: string
@@ -40,6 +40,10 @@ export interface Harness {
   }): Promise<{ token: string; id: string; email: string }>
   close(): Promise<void>
 }
+
+/** A Response whose JSON tests may read freely. */
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are checked by assertions, not types.
+export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> }
 
 let counter = 0
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`
