@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// `npm test`: every test Buble has.
+//   1. Vitest over all workspaces (unit, API against PGlite, or PostgreSQL when TEST_DATABASE_URL
+//      is set, and the PWA's component tests).
+//   2. The Playwright browser tests in the system Chromium (/usr/bin/chromium or CHROMIUM_PATH).
+//      No Chromium: one loud line and skipped, or a failure when REQUIRE_E2E=1.
+// Ends with one plain line, `N passed, N failed, N skipped`, summing both runners, and exits
+// non-zero when anything failed.
+
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'buble-test-'))
+const requireE2E = process.env.REQUIRE_E2E === '1'
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+/** @type {{name: string, passed: number, failed: number, skipped: number, note?: string}[]} */
+const results = []
+
+function banner(text) {
+  console.log(`\n=== ${text} ===\n`)
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return null
+  }
+}
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+  if (result.error) console.error(`Could not run ${command}: ${result.error.message}`)
+  return result.status ?? 1
+}
+
+// ---- 1. Vitest -------------------------------------------------------------------------------
+
+function runVitest() {
+  banner('Vitest: unit, API and component tests')
+  const vitestManifest = createRequire(path.join(root, 'package.json')).resolve('vitest/package.json')
+  const vitestBin = path.join(path.dirname(vitestManifest), 'vitest.mjs')
+  const report = path.join(tmp, 'vitest.json')
+  const code = run(process.execPath, [
+    vitestBin,
+    'run',
+    '--passWithNoTests',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ])
+  const json = readJson(report)
+  const counts = { name: 'vitest', passed: 0, failed: 0, skipped: 0 }
+  if (json) {
+    counts.passed = json.numPassedTests ?? 0
+    counts.failed = json.numFailedTests ?? 0
+    counts.skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0)
+    // A file that fails to load (syntax error, failing import, failing beforeAll) has no failed test
+    // of its own: count it as one failure so the summary never reads "0 failed" for a red run.
+    for (const file of json.testResults ?? []) {
+      const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed').length
+      if (file.status === 'failed' && failedTests === 0) counts.failed += 1
+    }
+  }
+  if (code !== 0 && counts.failed === 0) {
+    counts.failed = 1
+    counts.note = `vitest exited with code ${code}${json ? '' : ' and wrote no report'}`
+  }
+  results.push(counts)
+}
+
+// ---- 2. Playwright ---------------------------------------------------------------------------
+
+function runPlaywright() {
+  banner('Playwright: browser tests in Chromium')
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+  if (!existsSync(chromium)) {
+    if (requireE2E) {
+      console.error(`E2E FAILED: no Chromium at ${chromium} and REQUIRE_E2E=1 — install Debian's chromium`)
+      results.push({ name: 'playwright', passed: 0, failed: 1, skipped: 0, note: `no Chromium at ${chromium}` })
+    } else {
+      console.log(
+        `E2E SKIPPED: no Chromium at ${chromium} — install Debian's chromium or set REQUIRE_E2E=1 to make this a failure`,
+      )
+      results.push({ name: 'playwright', passed: 0, failed: 0, skipped: 0, note: 'skipped: no Chromium' })
+    }
+    return
+  }
+  if (!existsSync(path.join(root, 'pwa/playwright.config.ts'))) {
+    console.log('E2E SKIPPED: pwa/playwright.config.ts does not exist yet — there are no browser tests to run')
+    results.push({ name: 'playwright', passed: 0, failed: 0, skipped: 0, note: 'skipped: no browser tests yet' })
+    return
+  }
+  const report = path.join(tmp, 'playwright.json')
+  // npm appends the extra arguments to the script: `npm run build && playwright test -c … --reporter=list,json`.
+  const code = run(npm, ['run', 'test:e2e', '--', '--reporter=list,json'], {
+    CHROMIUM_PATH: chromium,
+    PLAYWRIGHT_JSON_OUTPUT_FILE: report,
+  })
+  const json = readJson(report)
+  const counts = { name: 'playwright', passed: 0, failed: 0, skipped: 0 }
+  if (json?.stats) {
+    counts.passed = (json.stats.expected ?? 0) + (json.stats.flaky ?? 0)
+    counts.failed = json.stats.unexpected ?? 0
+    counts.skipped = json.stats.skipped ?? 0
+    if (json.stats.flaky) counts.note = `${json.stats.flaky} flaky (passed on retry)`
+  }
+  if (code !== 0 && counts.failed === 0) {
+    counts.failed = 1
+    counts.note = `test:e2e exited with code ${code}${json ? '' : ' before Playwright wrote a report (build failed?)'}`
+  }
+  results.push(counts)
+}
+
+// ---- Summary ---------------------------------------------------------------------------------
+
+runVitest()
+runPlaywright()
+rmSync(tmp, { recursive: true, force: true })
+
+banner('Summary')
+for (const r of results) {
+  const note = r.note ? ` (${r.note})` : ''
+  console.log(`  ${r.name.padEnd(10)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${note}`)
+}
+const total = results.reduce(
+  (sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }),
+  { passed: 0, failed: 0, skipped: 0 },
+)
+console.log('')
+console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`)
+process.exit(total.failed > 0 ? 1 : 0)
