@@ -1,0 +1,262 @@
+/**
+ * `npm run bench`: load-tests the real server with autocannon and reports against the targets.
+ *
+ * Starts `node --import tsx api/src/server.ts` as a child process on a free port with a temporary
+ * DATA_DIR and rate limits off, on PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the
+ * local buble_test database; PGlite with a warning when none answers), signs up one user, then runs
+ * every scenario below: a short warm-up, then a measured run. It prints a table and a verdict per
+ * target. It exits non-zero when a request failed (non-2xx, connection error, timeout); a missed
+ * target is printed as MISSED but does not fail the run, since wall-clock numbers depend on the machine.
+ *
+ * Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
+ * BENCH_ONLY (comma-separated scenario names).
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import pg from 'pg'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/buble_test'
+
+/** What a scenario can use: the signed-up user's token, and anything `prepare` of a scenario adds. */
+interface Context {
+  baseUrl: string
+  token: string
+  userId: string
+}
+
+interface Scenario {
+  name: string
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  path: string | ((ctx: Context) => string)
+  headers?: (ctx: Context) => Record<string, string>
+  body?: (ctx: Context) => unknown
+  /** Target: this scenario's req/s divided by the baseline's must be at least this. */
+  minRatioToBaseline?: number
+  /** Target: 99th percentile latency below this many milliseconds. */
+  maxP99Ms?: number
+}
+
+const bearer = (ctx: Context) => ({ authorization: `Bearer ${ctx.token}` })
+
+/** The first scenario is the baseline the others' ratios are measured against. Add new ones here. */
+const SCENARIOS: Scenario[] = [
+  { name: 'health', path: '/api/health', maxP99Ms: 25 },
+  { name: 'profile', path: '/api/users/profile', headers: bearer, minRatioToBaseline: 0.4, maxP99Ms: 25 },
+]
+
+interface Measurement {
+  scenario: Scenario
+  rps: number
+  p50: number
+  p99: number
+  requests: number
+  non2xx: number
+  errors: number
+  timeouts: number
+}
+
+// ---- server lifecycle ---------------------------------------------------------------------------
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    await client.query('SELECT 1')
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+async function chooseDatabase(): Promise<{ url: string | undefined; label: string }> {
+  const url = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || DEFAULT_DATABASE_URL
+  const shown = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')
+  if (await postgresAnswers(url)) return { url, label: `PostgreSQL (${shown})` }
+  console.warn(`WARNING: no PostgreSQL answers at ${shown}; the benchmark is specified on PostgreSQL.`)
+  console.warn('WARNING: falling back to the embedded PGlite database: numbers are not comparable to the targets.')
+  return { url: undefined, label: 'PGlite (fallback)' }
+}
+
+function startServer(port: number, dataDir: string, databaseUrl: string | undefined): ChildProcess {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    BUBLE_RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+  }
+  if (databaseUrl) env.DATABASE_URL = databaseUrl
+  else delete env.DATABASE_URL
+  return spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], { cwd: ROOT, env, stdio: 'inherit' })
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs = 60_000): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode} during start-up`)
+    try {
+      const res = await fetch(`${baseUrl}/api/health`)
+      if (res.ok) return await res.json()
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`no answer from ${baseUrl}/api/health within ${timeoutMs / 1000} s`)
+}
+
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
+  server.kill('SIGTERM')
+  const timer = setTimeout(() => server.kill('SIGKILL'), 8000)
+  await exited
+  clearTimeout(timer)
+}
+
+// ---- measuring ------------------------------------------------------------------------------------
+
+async function signUp(baseUrl: string): Promise<Context> {
+  const res = await fetch(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bench User',
+      email: `bench-${Date.now()}-${process.pid}@example.com`,
+      password: 'Bench-Passw0rd-1',
+    }),
+  })
+  if (res.status !== 201) throw new Error(`POST /api/auth/register answered ${res.status}: ${await res.text()}`)
+  const body = (await res.json()) as { access_token: string; user: { id: string } }
+  return { baseUrl, token: body.access_token, userId: body.user.id }
+}
+
+async function measure(scenario: Scenario, ctx: Context, seconds: number): Promise<Measurement> {
+  const target = typeof scenario.path === 'function' ? scenario.path(ctx) : scenario.path
+  const headers: Record<string, string> = { ...(scenario.headers?.(ctx) ?? {}) }
+  const body = scenario.body?.(ctx)
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const result = await autocannon({
+    url: `${ctx.baseUrl}${target}`,
+    method: scenario.method ?? 'GET',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    connections: CONNECTIONS,
+    duration: seconds,
+  })
+  return {
+    scenario,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  }
+}
+
+function report(measurements: Measurement[], dbLabel: string): { failedRequests: boolean } {
+  const baseline = measurements[0]
+  const pad = (value: string | number, width: number) => String(value).padStart(width)
+  console.log(`\nBuble benchmark — ${dbLabel}, ${CONNECTIONS} connections, ${DURATION} s per scenario\n`)
+  console.log(
+    `${'scenario'.padEnd(12)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('non-2xx', 9)}${pad('errors', 8)}${pad('ratio', 8)}`,
+  )
+  for (const m of measurements) {
+    const ratio = baseline && baseline.rps > 0 ? (m.rps / baseline.rps).toFixed(2) : '-'
+    console.log(
+      `${m.scenario.name.padEnd(12)}${pad(m.rps.toFixed(0), 10)}${pad(m.p50, 9)}${pad(m.p99, 9)}${pad(m.requests, 10)}${pad(m.non2xx, 9)}${pad(m.errors + m.timeouts, 8)}${pad(ratio, 8)}`,
+    )
+  }
+
+  console.log('\nTargets:')
+  for (const m of measurements) {
+    const { minRatioToBaseline, maxP99Ms, name } = m.scenario
+    if (minRatioToBaseline !== undefined && baseline) {
+      const ratio = baseline.rps > 0 ? m.rps / baseline.rps : 0
+      const ok = ratio >= minRatioToBaseline
+      console.log(
+        `  ${ok ? 'MET   ' : 'MISSED'} ${name} req/s ≥ ${(minRatioToBaseline * 100).toFixed(0)}% of ${baseline.scenario.name}: ${(ratio * 100).toFixed(0)}%`,
+      )
+    }
+    if (maxP99Ms !== undefined) {
+      const ok = m.p99 < maxP99Ms
+      console.log(`  ${ok ? 'MET   ' : 'MISSED'} ${name} p99 < ${maxP99Ms} ms: ${m.p99} ms`)
+    }
+  }
+
+  const failed = measurements.filter((m) => m.non2xx + m.errors + m.timeouts > 0)
+  for (const m of failed) {
+    console.error(
+      `\nERROR: ${m.scenario.name}: ${m.non2xx} non-2xx answers, ${m.errors} connection errors, ${m.timeouts} timeouts`,
+    )
+  }
+  return { failedRequests: failed.length > 0 }
+}
+
+// ---- main -----------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim())
+  const scenarios = only ? SCENARIOS.filter((s, i) => i === 0 || only.includes(s.name)) : SCENARIOS
+  const database = await chooseDatabase()
+  const port = await freePort()
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'buble-bench-'))
+  const baseUrl = `http://127.0.0.1:${port}`
+  console.log(`Starting the server on ${baseUrl} (${database.label}, DATA_DIR ${dataDir})…`)
+  const server = startServer(port, dataDir, database.url)
+  const stop = () => void stopServer(server).finally(() => process.exit(130))
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  try {
+    const health = await waitForHealth(baseUrl, server)
+    console.log(`Health: ${JSON.stringify(health)}`)
+    const ctx = await signUp(baseUrl)
+    const measurements: Measurement[] = []
+    for (const scenario of scenarios) {
+      console.log(`${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s…`)
+      if (WARMUP > 0) await measure(scenario, ctx, WARMUP)
+      measurements.push(await measure(scenario, ctx, DURATION))
+    }
+    return report(measurements, database.label).failedRequests ? 1 : 0
+  } finally {
+    await stopServer(server)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`Benchmark failed: ${err instanceof Error ? err.message : String(err)}`)
+    process.exit(1)
+  },
+)
