@@ -10,7 +10,9 @@ COPY shared/package.json shared/
 COPY sync/package.json sync/
 COPY api/package.json api/
 COPY pwa/package.json pwa/
-RUN npm ci --no-audit --no-fund && npm cache clean --force
+# Falls back to npm install if npm ci rejects the lock file (one written where a registry lacked another
+# platform's optional build, e.g. of @biomejs/cli-*).
+RUN (npm ci --no-audit --no-fund || npm install --no-audit --no-fund) && npm cache clean --force
 
 COPY . .
 RUN npm run build \
