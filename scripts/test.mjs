@@ -93,8 +93,8 @@ function runPlaywright() {
     return
   }
   if (!existsSync(path.join(root, 'pwa/playwright.config.ts'))) {
-    console.log('E2E SKIPPED: pwa/playwright.config.ts does not exist yet — there are no browser tests to run')
-    results.push({ name: 'playwright', passed: 0, failed: 0, skipped: 0, note: 'skipped: no browser tests yet' })
+    console.error('E2E FAILED: pwa/playwright.config.ts is missing — there are no browser tests to run')
+    results.push({ name: 'playwright', passed: 0, failed: 1, skipped: 0, note: 'no pwa/playwright.config.ts' })
     return
   }
   const report = path.join(tmp, 'playwright.json')
