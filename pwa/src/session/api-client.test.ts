@@ -1,0 +1,158 @@
+import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
+import { beforeEach, describe, expect, test, vi } from 'vitest'
+import { fakeFetch, json, type Reply } from '../test/fake-fetch.ts'
+import { alice } from '../test/fixtures.ts'
+import { ApiError, createApiClient, messageOf } from './api-client.ts'
+import { createSession, SessionError } from './session.ts'
+
+const NOW = new Date('2025-06-01T12:00:00Z').getTime()
+const MINUTE = 60 * 1000
+const REFRESH = 'POST /api/auth/refresh-token'
+const PROFILE = 'GET /api/users/profile'
+const unauthorized = () => json(401, { message: 'Unauthorized', code: 'UNAUTHORIZED' })
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: NOW, toFake: ['Date'] })
+  vi.spyOn(console, 'warn').mockImplementation(() => {})
+})
+
+/** A signed-in client whose token has `left` ms to live. */
+function setup(routes: Record<string, Reply | Reply[]>, left = SESSION_LIFETIME_MS) {
+  const server = fakeFetch(routes)
+  const session = createSession({ storage: localStorage, fetch: server.fetch })
+  session.signIn({ access_token: 'jwt', user: alice })
+  vi.setSystemTime(NOW + SESSION_LIFETIME_MS - left)
+  const redirectToLogin = vi.fn()
+  const api = createApiClient({ session, fetch: server.fetch, redirectToLogin })
+  return { server, session, api, redirectToLogin }
+}
+
+describe('before a request', () => {
+  test('attaches the Bearer token and sends JSON under /api', async () => {
+    const { server, api } = setup({ 'PUT /api/users/profile': json(200, alice) })
+    await expect(api.put('/users/profile', { name: 'Alice' })).resolves.toEqual(alice)
+    expect(server.calls[0]).toMatchObject({
+      url: '/api/users/profile',
+      headers: { Authorization: 'Bearer jwt', 'Content-Type': 'application/json' },
+      body: { name: 'Alice' },
+    })
+  })
+
+  test('an expired token logs out, redirects to /login and rejects with "Token expired"', async () => {
+    const { server, session, api, redirectToLogin } = setup({}, -1)
+    await expect(api.get('/users/profile')).rejects.toThrow(new SessionError('Token expired'))
+    expect(server.calls).toHaveLength(0)
+    expect(session.getState().isAuthenticated).toBe(false)
+    expect(redirectToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  test('under an hour left: refreshes first, then sends with the new token', async () => {
+    const { server, session, api } = setup(
+      { [REFRESH]: json(200, { access_token: 'fresh' }), [PROFILE]: json(200, alice) },
+      59 * MINUTE,
+    )
+    await api.get('/users/profile')
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual([REFRESH, PROFILE])
+    expect(server.calls[0]?.headers.Authorization).toBe('Bearer jwt')
+    expect(server.calls[1]?.headers.Authorization).toBe('Bearer fresh')
+    expect(session.getState().tokenExpiry).toBe(Date.now() + SESSION_LIFETIME_MS)
+  })
+
+  test('under an hour left and the refresh fails: logs out, redirects, rejects with "Token refresh failed"', async () => {
+    const { server, session, api, redirectToLogin } = setup({ [REFRESH]: unauthorized() }, 59 * MINUTE)
+    await expect(api.get('/users/profile')).rejects.toThrow(new SessionError('Token refresh failed'))
+    expect(server.callsTo(PROFILE)).toHaveLength(0)
+    expect(session.getState().isAuthenticated).toBe(false)
+    expect(redirectToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  test.each([
+    ['/auth/login', 'POST /api/auth/login'],
+    ['/bubles/complete-registration', 'POST /api/bubles/complete-registration'],
+  ])('%s skips the token rules, even with the token expired', async (path, key) => {
+    const { server, api, redirectToLogin } = setup({ [key]: json(200, { ok: true }) }, -1)
+    await expect(api.post(path, {})).resolves.toEqual({ ok: true })
+    expect(server.calls[0]?.headers.Authorization).toBeUndefined()
+    expect(redirectToLogin).not.toHaveBeenCalled()
+  })
+
+  test('a full /api/… path (an avatar URL) is used as it is', async () => {
+    const { server, api } = setup({ 'GET /api/uploads/secure/a.png': new Response('png') })
+    const blob = await api.blob('/api/uploads/secure/a.png')
+    expect(await blob.text()).toBe('png')
+    expect(server.calls[0]?.headers.Authorization).toBe('Bearer jwt')
+  })
+})
+
+describe('on a 401 answer', () => {
+  test('refreshes and retries the request once with the new token', async () => {
+    const { server, api, redirectToLogin } = setup({
+      [PROFILE]: [unauthorized(), json(200, alice)],
+      [REFRESH]: json(200, { access_token: 'fresh' }),
+    })
+    await expect(api.get('/users/profile')).resolves.toEqual(alice)
+    expect(server.calls.map((c) => c.headers.Authorization)).toEqual(['Bearer jwt', 'Bearer jwt', 'Bearer fresh'])
+    expect(redirectToLogin).not.toHaveBeenCalled()
+  })
+
+  test('a second 401 after the retry logs out and redirects', async () => {
+    const { server, session, api, redirectToLogin } = setup({
+      [PROFILE]: unauthorized(),
+      [REFRESH]: json(200, { access_token: 'fresh' }),
+    })
+    await expect(api.get('/users/profile')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' })
+    expect(server.callsTo(PROFILE)).toHaveLength(2)
+    expect(session.getState().isAuthenticated).toBe(false)
+    expect(redirectToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  test('a failed refresh logs out and redirects without retrying', async () => {
+    const { server, session, api, redirectToLogin } = setup({ [PROFILE]: unauthorized(), [REFRESH]: unauthorized() })
+    await expect(api.get('/users/profile')).rejects.toBeInstanceOf(ApiError)
+    expect(server.callsTo(PROFILE)).toHaveLength(1)
+    expect(session.getState().isAuthenticated).toBe(false)
+    expect(redirectToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  test('a 401 from a sign-in call is just an error (wrong password), not a session failure', async () => {
+    const { server, session, api, redirectToLogin } = setup({
+      'POST /api/auth/login': json(401, { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' }),
+    })
+    await expect(api.post('/auth/login', {})).rejects.toMatchObject({ message: 'Invalid email or password' })
+    expect(server.calls).toHaveLength(1)
+    expect(session.getState().isAuthenticated).toBe(true)
+    expect(redirectToLogin).not.toHaveBeenCalled()
+  })
+})
+
+describe('failures', () => {
+  test('a non-2xx answer becomes ApiError {status, code, message, issues}', async () => {
+    const issues = [{ path: 'name', message: 'Name must be at least 2 characters' }]
+    const { api } = setup({
+      'PUT /api/users/profile': json(400, { message: issues[0]!.message, code: 'VALIDATION_ERROR', issues }),
+    })
+    const error = await api.put('/users/profile', { name: 'A' }).catch((err: unknown) => err)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: issues[0]!.message, issues })
+  })
+
+  test('a body that is not the error shape keeps the status with an empty message', async () => {
+    const { api } = setup({ [PROFILE]: new Response('<html>Bad gateway</html>', { status: 502 }) })
+    const error = await api.get('/users/profile').catch((err: unknown) => err)
+    expect(error).toMatchObject({ status: 502, code: 'HTTP_502', message: '' })
+  })
+
+  test('a 204 answer resolves to undefined', async () => {
+    const { api } = setup({ 'DELETE /api/bubles/1': new Response(null, { status: 204 }) })
+    await expect(api.delete('/bubles/1')).resolves.toBeUndefined()
+  })
+
+  test.each([
+    ['a server message', new ApiError(409, 'CONFLICT', 'Email already registered'), 'Email already registered'],
+    ['an empty server message', new ApiError(502, 'HTTP_502', ''), 'Fallback'],
+    ['a client-side session failure', new SessionError('Token expired'), 'Token expired'],
+    ['a network error', new TypeError('Failed to fetch'), 'Fallback'],
+  ])('messageOf shows %s', (_case, err, shown) => {
+    expect(messageOf(err, 'Fallback')).toBe(shown)
+  })
+})

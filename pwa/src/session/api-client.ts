@@ -1,0 +1,127 @@
+/**
+ * The one way the app calls the API, with the request rules of spec part 1 §7: the token check
+ * before a request, the Bearer header, one refresh-and-retry on a 401, and ApiError for failures.
+ */
+
+import { API_BASE, REFRESH_THRESHOLD_MS } from '@buble/shared/constants'
+import { ErrorBody } from '@buble/shared/errors'
+import { SESSION_MESSAGES, type Session, SessionError } from './session.ts'
+
+/** A non-2xx answer. `message` is the server's text, or '' when it sent none. */
+export class ApiError extends Error {
+  override name = 'ApiError'
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: ErrorBody['issues'] = undefined,
+  ) {
+    super(message)
+  }
+}
+
+/** What a screen shows for a failure: the server's message when it gave one, else the screen's fallback. */
+export function messageOf(err: unknown, fallback: string): string {
+  if (err instanceof ApiError || err instanceof SessionError) return err.message || fallback
+  return fallback
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** Sent as JSON. */
+  json?: unknown
+  /** Sent as multipart; the browser sets the boundary. */
+  form?: FormData
+  signal?: AbortSignal
+}
+
+export interface ApiClientDeps {
+  session: Session
+  fetch: typeof fetch
+  /** A full-page move to /login: nothing of the failed session should survive in memory. */
+  redirectToLogin: () => void
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>
+
+// The auth calls and complete-registration work without a session (spec part 1 §6).
+const isOpenPath = (path: string) => path.includes('/auth/') || path.includes('/bubles/complete-registration')
+
+// Accepts '/users/profile' as well as '/api/uploads/secure/…' (how the server writes avatar URLs).
+const urlOf = (path: string) => (path.startsWith(`${API_BASE}/`) ? path : `${API_BASE}${path}`)
+
+async function toApiError(res: Response): Promise<ApiError> {
+  let body: unknown = null
+  try {
+    body = await res.json()
+  } catch {
+    // Not JSON (a proxy's error page, say): fall back to the status alone.
+  }
+  const parsed = ErrorBody.safeParse(body)
+  if (parsed.success) return new ApiError(res.status, parsed.data.code, parsed.data.message, parsed.data.issues)
+  return new ApiError(res.status, `HTTP_${res.status}`, '')
+}
+
+export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: ApiClientDeps) {
+  function endSession(message: string): never {
+    session.logout()
+    redirectToLogin()
+    throw new SessionError(message)
+  }
+
+  async function tokenFor(path: string): Promise<string | null> {
+    if (isOpenPath(path)) return null
+    const { token } = session.getState()
+    if (!token) return null
+    const left = session.timeLeft() ?? 0
+    if (left <= 0) endSession(SESSION_MESSAGES.tokenExpired)
+    if (left < REFRESH_THRESHOLD_MS) {
+      if (!(await session.refresh())) endSession(SESSION_MESSAGES.refreshFailed)
+      return session.getState().token
+    }
+    return token
+  }
+
+  function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json' }
+    if (token) headers.Authorization = `Bearer ${token}`
+    let body: BodyInit | undefined
+    if (options.form) body = options.form
+    else if (options.json !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      body = JSON.stringify(options.json)
+    }
+    return fetchFn(urlOf(path), { method: options.method ?? 'GET', headers, body, signal: options.signal })
+  }
+
+  /** The raw answer of a successful call; throws ApiError or SessionError otherwise. */
+  async function exchange(path: string, options: RequestOptions = {}): Promise<Response> {
+    let res = await send(path, options, await tokenFor(path))
+    if (res.status === 401 && !isOpenPath(path)) {
+      if (await session.refresh()) res = await send(path, options, session.getState().token)
+      if (res.status === 401) {
+        session.logout()
+        redirectToLogin()
+      }
+    }
+    if (!res.ok) throw await toApiError(res)
+    return res
+  }
+
+  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const res = await exchange(path, options)
+    const text = await res.text()
+    return (text ? JSON.parse(text) : undefined) as T
+  }
+
+  return {
+    request,
+    get: <T>(path: string, signal?: AbortSignal) => request<T>(path, { signal }),
+    post: <T>(path: string, json?: unknown) => request<T>(path, { method: 'POST', json }),
+    put: <T>(path: string, json?: unknown) => request<T>(path, { method: 'PUT', json }),
+    delete: <T>(path: string, json?: unknown) => request<T>(path, { method: 'DELETE', json }),
+    upload: <T>(path: string, form: FormData) => request<T>(path, { method: 'POST', form }),
+    /** A protected file (an avatar, say) as a Blob: an <img src> could not send the Bearer header. */
+    blob: async (path: string, signal?: AbortSignal) => (await exchange(path, { signal })).blob(),
+  }
+}

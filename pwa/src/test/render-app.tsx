@@ -1,0 +1,37 @@
+import type { User } from '@buble/shared/auth'
+import { render } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { MemoryRouter } from 'react-router-dom'
+import { vi } from 'vitest'
+import { AppRoutes } from '../app/app-routes.tsx'
+import { createApiClient } from '../session/api-client.ts'
+import { createSession } from '../session/session.ts'
+import { SessionProvider } from '../session/session-context.tsx'
+import { fakeFetch, type Reply } from './fake-fetch.ts'
+
+interface RenderAppOptions {
+  route: string
+  /** Signed in as this user (a fresh 7-day session); signed out when left out. */
+  user?: User
+  api?: Record<string, Reply | Reply[]>
+  /** Fake timers need user-event to advance them. */
+  advanceTimers?: (ms: number) => unknown
+}
+
+/** The whole app at one route, with a scripted API and a spy in place of the full-page redirect. */
+export function renderApp({ route, user, api = {}, advanceTimers }: RenderAppOptions) {
+  const server = fakeFetch(api)
+  const session = createSession({ storage: localStorage, fetch: server.fetch })
+  if (user) session.signIn({ access_token: 'token-1', user })
+  else session.logout()
+  const redirectToLogin = vi.fn()
+  const client = createApiClient({ session, fetch: server.fetch, redirectToLogin })
+  const view = render(
+    <SessionProvider services={{ session, api: client, redirectToLogin }}>
+      <MemoryRouter initialEntries={[route]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </SessionProvider>,
+  )
+  return { ...server, ...view, session, redirectToLogin, user: userEvent.setup(advanceTimers ? { advanceTimers } : {}) }
+}
