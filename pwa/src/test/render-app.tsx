@@ -1,4 +1,5 @@
 import type { User } from '@buble/shared/auth'
+import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
 import { render } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter } from 'react-router-dom'
@@ -7,6 +8,7 @@ import { AppRoutes } from '../app/app-routes.tsx'
 import { createApiClient } from '../session/api-client.ts'
 import { createSession } from '../session/session.ts'
 import { SessionProvider } from '../session/session-context.tsx'
+import { writeStoredSession } from '../session/storage.ts'
 import { fakeFetch, type Reply } from './fake-fetch.ts'
 
 interface RenderAppOptions {
@@ -14,16 +16,28 @@ interface RenderAppOptions {
   /** Signed in as this user (a fresh 7-day session); signed out when left out. */
   user?: User
   api?: Record<string, Reply | Reply[]>
+  /** False: the session is stored but initialize() has not run yet (the app is still loading). */
+  initialized?: boolean
   /** Fake timers need user-event to advance them. */
   advanceTimers?: (ms: number) => unknown
 }
 
 /** The whole app at one route, with a scripted API and a spy in place of the full-page redirect. */
-export function renderApp({ route, user, api = {}, advanceTimers }: RenderAppOptions) {
+export function renderApp({ route, user, api = {}, initialized = true, advanceTimers }: RenderAppOptions) {
   const server = fakeFetch(api)
+  if (user && !initialized) {
+    const tokenExpiry = Date.now() + SESSION_LIFETIME_MS
+    writeStoredSession(localStorage, {
+      user,
+      token: 'token-1',
+      isAuthenticated: true,
+      tokenExpiry,
+      isInitialized: false,
+    })
+  }
   const session = createSession({ storage: localStorage, fetch: server.fetch })
-  if (user) session.signIn({ access_token: 'token-1', user })
-  else session.logout()
+  if (initialized && user) session.signIn({ access_token: 'token-1', user })
+  else if (initialized) session.logout()
   const redirectToLogin = vi.fn()
   const client = createApiClient({ session, fetch: server.fetch, redirectToLogin })
   const view = render(

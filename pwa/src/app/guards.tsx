@@ -1,0 +1,29 @@
+/** Route guards of spec part 1 §2: signed-in only, signed-out only, and the / redirect. */
+
+import { Navigate, Outlet } from 'react-router-dom'
+import { useSession } from '../session/session-context.tsx'
+import { FullPageSpinner } from '../ui/spinner.tsx'
+
+function useAuthStatus() {
+  const initialized = useSession((state) => state.isInitialized)
+  const signedIn = useSession((state) => state.isAuthenticated)
+  return { initialized, signedIn }
+}
+
+export function RequireAuth() {
+  const { initialized, signedIn } = useAuthStatus()
+  if (!initialized) return <FullPageSpinner />
+  return signedIn ? <Outlet /> : <Navigate to="/login" replace />
+}
+
+export function SignedOutOnly() {
+  const { initialized, signedIn } = useAuthStatus()
+  if (!initialized) return <FullPageSpinner />
+  return signedIn ? <Navigate to="/dashboard" replace /> : <Outlet />
+}
+
+export function HomeRedirect() {
+  const { initialized, signedIn } = useAuthStatus()
+  if (!initialized) return <FullPageSpinner />
+  return <Navigate to={signedIn ? '/dashboard' : '/login'} replace />
+}

@@ -1,0 +1,41 @@
+/** Registers the service worker (from app code: the CSP forbids inline scripts) and tracks a waiting update. */
+
+import { useSyncExternalStore } from 'react'
+import { Workbox } from 'workbox-window'
+
+let workbox: Workbox | null = null
+let updateReady = false
+const listeners = new Set<() => void>()
+
+function setUpdateReady() {
+  updateReady = true
+  for (const listener of listeners) listener()
+}
+
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return
+  workbox = new Workbox('/sw.js')
+  // 'waiting' fires for a new version found now or left waiting by an earlier visit.
+  workbox.addEventListener('waiting', setUpdateReady)
+  workbox.register().catch((err: unknown) => console.warn('Service worker registration failed', err))
+}
+
+/** Lets the waiting worker take over, then reloads once it controls the page. */
+export function applyUpdate(): void {
+  if (!workbox) {
+    window.location.reload()
+    return
+  }
+  workbox.addEventListener('controlling', () => window.location.reload())
+  workbox.messageSkipWaiting()
+}
+
+export function useUpdateReady(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    () => updateReady,
+  )
+}

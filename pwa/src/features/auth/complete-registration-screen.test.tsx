@@ -1,0 +1,53 @@
+import { AUTH_STORAGE_KEY } from '@buble/shared/constants'
+import { screen } from '@testing-library/react'
+import { expect, test } from 'vitest'
+import { json } from '../../test/fake-fetch.ts'
+import { alice } from '../../test/fixtures.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const COMPLETE = 'POST /api/bubles/complete-registration'
+
+async function choose(app: ReturnType<typeof renderApp>, password: string, confirm: string) {
+  await app.user.type(screen.getByLabelText('New password'), password)
+  await app.user.type(screen.getByLabelText('Confirm new password'), confirm)
+  await app.user.click(screen.getByRole('button', { name: 'Complete registration' }))
+}
+
+test('without a token it shows "Invalid registration link" and how to get a new one', () => {
+  renderApp({ route: '/complete-registration' })
+  expect(screen.getByRole('heading', { name: 'Invalid registration link' })).toBeInTheDocument()
+  expect(screen.getByText(/send a new invite/)).toBeInTheDocument()
+  expect(screen.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/login')
+})
+
+test('the passwords are checked with the shared rules', async () => {
+  const app = renderApp({ route: '/complete-registration?token=inv' })
+  await choose(app, 'Secret-password1', 'Secret-password2')
+  expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match')
+  expect(app.calls).toHaveLength(0)
+})
+
+test('success stores the session and opens the dashboard', async () => {
+  const app = renderApp({
+    route: '/complete-registration?token=inv',
+    api: { [COMPLETE]: json(200, { access_token: 'jwt', user: alice }), 'GET /api/users/profile': json(200, alice) },
+  })
+  await choose(app, 'Secret-password1', 'Secret-password1')
+  expect(await screen.findByRole('heading', { name: 'Your Bubles' })).toBeInTheDocument()
+  expect(app.callsTo(COMPLETE)[0]?.body).toEqual({ token: 'inv', password: 'Secret-password1' })
+  expect(JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY)!).state.token).toBe('jwt')
+})
+
+test('an unusable link (410) shows the invalid-link screen; other failures the fallback', async () => {
+  const app = renderApp({
+    route: '/complete-registration?token=inv',
+    api: {
+      [COMPLETE]: [new Response('', { status: 500 }), json(410, { message: 'Link expired', code: 'TOKEN_INVALID' })],
+    },
+  })
+  await choose(app, 'Secret-password1', 'Secret-password1')
+  expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to complete registration$/)
+  await app.user.click(screen.getByRole('button', { name: 'Complete registration' }))
+  expect(await screen.findByRole('heading', { name: 'Invalid registration link' })).toBeInTheDocument()
+  expect(screen.getByText('Link expired')).toBeInTheDocument()
+})

@@ -1,0 +1,66 @@
+import { LoginBody } from '@buble/shared/auth'
+import { type FormEvent, useState } from 'react'
+import { Link, useNavigate } from 'react-router-dom'
+import { messageOf } from '../../session/api-client.ts'
+import { useServices } from '../../session/session-context.tsx'
+import { Alert } from '../../ui/alert.tsx'
+import { Field } from '../../ui/field.tsx'
+import { useDocumentTitle } from '../../ui/use-document-title.ts'
+import { AuthCard } from './auth-card.tsx'
+
+export function LoginScreen() {
+  useDocumentTitle('Sign in')
+  const { api, session } = useServices()
+  const navigate = useNavigate()
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const body = LoginBody.safeParse({ email, password })
+    if (!body.success) return setError(body.error.issues[0]?.message ?? 'Login failed')
+    setError(null)
+    setBusy(true)
+    try {
+      session.signIn(await api.post('/auth/login', body.data))
+      navigate('/dashboard', { replace: true })
+    } catch (err) {
+      setError(messageOf(err, 'Login failed'))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Sign in to Buble"
+      subtitle="Welcome back to your private spaces."
+      footer={
+        <p>
+          New to Buble? <Link to="/register">Create an account</Link>
+        </p>
+      }
+    >
+      <form onSubmit={submit} noValidate>
+        {error && <Alert kind="error">{error}</Alert>}
+        <Field label="Email" type="email" name="email" autoComplete="email" required value={email} onValue={setEmail} />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
+        <p className="form-aside">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </AuthCard>
+  )
+}

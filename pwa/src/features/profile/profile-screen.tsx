@@ -1,0 +1,147 @@
+import type { Profile } from '@buble/shared/auth'
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { useServices } from '../../session/session-context.tsx'
+import { Alert } from '../../ui/alert.tsx'
+import { Spinner } from '../../ui/spinner.tsx'
+import { useDocumentTitle } from '../../ui/use-document-title.ts'
+import { useFlash } from '../../ui/use-flash.ts'
+import { AccountDeletion } from './account-deletion.tsx'
+import { Avatar } from './avatar.tsx'
+import { ChangePasswordModal } from './change-password-modal.tsx'
+import { ProfileEditForm } from './profile-edit-form.tsx'
+import { useProfile } from './use-profile.ts'
+
+const ROLE_LABEL = { user: 'Regular User', admin: 'Administrator' } as const
+
+const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' })
+
+export function ProfileScreen() {
+  useDocumentTitle('Profile')
+  const { load, reload, update } = useProfile()
+
+  if (load.status === 'loading') {
+    return (
+      <div className="page">
+        <Spinner label="Loading your profile…" />
+      </div>
+    )
+  }
+  if (load.status === 'failed') {
+    return (
+      <div className="page">
+        <div className="empty-state">
+          <h1>Failed to Load Profile</h1>
+          <p>{load.message}</p>
+          <button type="button" className="btn btn-primary" onClick={() => void reload()}>
+            Try Again
+          </button>
+        </div>
+      </div>
+    )
+  }
+  return <ProfileView profile={load.profile} update={update} />
+}
+
+function ProfileView({ profile, update }: { profile: Profile; update: (patch: Partial<Profile>) => void }) {
+  const { session } = useServices()
+  const navigate = useNavigate()
+  const [editing, setEditing] = useState(false)
+  const [changingPassword, setChangingPassword] = useState(false)
+  const [notice, showNotice] = useFlash()
+
+  function signOut() {
+    session.logout()
+    navigate('/login', { replace: true })
+  }
+
+  return (
+    <div className="page page-narrow">
+      <div className="page-head">
+        <h1>Profile</h1>
+      </div>
+      {notice && <Alert kind="success">{notice}</Alert>}
+
+      {editing ? (
+        <ProfileEditForm
+          profile={profile}
+          onCancel={() => setEditing(false)}
+          onSaved={(user) => {
+            update(user)
+            setEditing(false)
+            showNotice('Profile updated successfully')
+          }}
+        />
+      ) : (
+        <section className="card profile-card" aria-label="Your profile">
+          <div className="profile-identity">
+            <Avatar name={profile.name} url={profile.avatar_url} size={96} />
+            <div>
+              <h2 className="profile-name">{profile.name}</h2>
+              <span className={`badge ${profile.role === 'admin' ? 'badge-accent' : ''}`}>
+                {ROLE_LABEL[profile.role]}
+              </span>
+            </div>
+          </div>
+          <dl className="details">
+            <div>
+              <dt>Email</dt>
+              <dd>
+                {profile.email}{' '}
+                {profile.email_verified ? (
+                  <span className="badge badge-success">Verified</span>
+                ) : (
+                  <span className="badge badge-warning">Not verified</span>
+                )}
+                <span className="field-hint">Your email address cannot be changed.</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Bio</dt>
+              <dd>
+                {profile.bio ? <span className="bio">{profile.bio}</span> : <span className="muted">No bio yet</span>}
+              </dd>
+            </div>
+            <div>
+              <dt>Member since</dt>
+              <dd>{formatDate(profile.created_at)}</dd>
+            </div>
+            <div>
+              <dt>User ID</dt>
+              <dd>
+                <code>{profile.id}</code>
+              </dd>
+            </div>
+          </dl>
+          <div className="form-actions form-actions-start">
+            <button type="button" className="btn btn-primary" onClick={() => setEditing(true)}>
+              Edit Profile
+            </button>
+            <button type="button" className="btn btn-secondary" onClick={() => setChangingPassword(true)}>
+              Change Password
+            </button>
+            <button type="button" className="btn btn-secondary" onClick={signOut}>
+              Sign Out
+            </button>
+          </div>
+        </section>
+      )}
+
+      <AccountDeletion
+        deletion={profile.deletion}
+        onChange={(deletion) => update({ deletion })}
+        onMessage={showNotice}
+      />
+
+      {changingPassword && (
+        <ChangePasswordModal
+          onClose={() => setChangingPassword(false)}
+          onChanged={(message) => {
+            setChangingPassword(false)
+            showNotice(message)
+          }}
+        />
+      )}
+    </div>
+  )
+}
