@@ -17,7 +17,11 @@ export function registerServiceWorker(): void {
   workbox = new Workbox('/sw.js')
   // 'waiting' fires for a new version found now or left waiting by an earlier visit.
   workbox.addEventListener('waiting', setUpdateReady)
-  workbox.register().catch((err: unknown) => console.warn('Service worker registration failed', err))
+  const register = () =>
+    workbox?.register().catch((err: unknown) => console.warn('Service worker registration failed', err))
+  // Offline, the installed worker already controls the page and an update check could only fail.
+  if (navigator.onLine) void register()
+  else window.addEventListener('online', () => void register(), { once: true })
 }
 
 /** Lets the waiting worker take over, then reloads once it controls the page. */

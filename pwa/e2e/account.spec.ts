@@ -1,0 +1,140 @@
+import { expect, type Page, test } from '@playwright/test'
+import { linkFromMail } from './mailbox.ts'
+
+const PASSWORD = 'Correct-horse-42'
+const NEW_PASSWORD = 'Battery-staple-77'
+
+async function storedSession(page: Page) {
+  return page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? 'null'))
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login')
+  await expect(page.getByRole('heading', { name: 'Sign in to Buble' })).toBeVisible()
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
+}
+
+test('a new member registers, verifies, manages the account, keeps the session alive and opens the app offline', async ({
+  page,
+  context,
+}) => {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+  })
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+
+  const email = `e2e-${Date.now()}@example.com`
+
+  await test.step('register', async () => {
+    await page.goto('/')
+    await expect(page).toHaveURL(/\/login$/)
+    await page.getByRole('link', { name: 'Create an account' }).click()
+    await page.getByLabel('Full name').fill('Erin Example')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Create account' }).click()
+    await expect(page).toHaveURL(/\/dashboard$/)
+    await expect(page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
+    await expect(page.getByText('No bubles yet')).toBeVisible()
+    await expect(page.getByText('Welcome, Erin Example')).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Email verification' })).toBeVisible()
+  })
+
+  await test.step('resend and open the mailed verification link', async () => {
+    await page.getByRole('button', { name: 'Resend email' }).click()
+    await expect(page.getByText('Verification email sent! Please check your inbox.')).toBeVisible()
+    const link = await linkFromMail(email, '/verify-email?token=')
+    await page.goto(link)
+    await expect(page.getByRole('heading', { name: 'Email verified' })).toBeVisible()
+    await page.getByRole('link', { name: 'Go to your bubles' }).click()
+    await expect(page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Email verification' })).toHaveCount(0)
+  })
+
+  await test.step('sign out and sign in again', async () => {
+    await page.getByRole('button', { name: 'Logout' }).click()
+    await expect(page.getByRole('heading', { name: 'Sign in to Buble' })).toBeVisible()
+    expect((await storedSession(page)).state).toMatchObject({ token: null, user: null, isAuthenticated: false })
+    await signIn(page, email, PASSWORD)
+    await expect(page.getByRole('region', { name: 'Email verification' })).toHaveCount(0)
+  })
+
+  await test.step('edit the profile, with an avatar', async () => {
+    await page.getByRole('link', { name: 'Profile' }).click()
+    await expect(page.getByText('Regular User')).toBeVisible()
+    await expect(page.getByText(email)).toBeVisible()
+    await page.getByRole('button', { name: 'Edit Profile' }).click()
+    await page.getByLabel('Display name').fill('Erin Renamed')
+    await page.getByLabel('Bio').fill('Plays the cello on Sundays.')
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles(new URL('../public/icons/icon-192.png', import.meta.url).pathname)
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect(page.getByText('Profile updated successfully')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Erin Renamed' })).toBeVisible()
+    await expect(page.getByText('Plays the cello on Sundays.')).toBeVisible()
+    await expect(page.getByText('Welcome, Erin Renamed')).toBeVisible()
+    // The avatar comes from /api/uploads/secure/… with the Bearer header, shown through a blob: URL.
+    const avatar = page.getByRole('img', { name: "Erin Renamed's avatar" })
+    await expect(avatar).toHaveAttribute('src', /^blob:/)
+    await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(192)
+  })
+
+  await test.step('change the password, then sign in with the new one', async () => {
+    const before = (await storedSession(page)).state.token
+    await page.getByRole('button', { name: 'Change Password' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Change Password' })
+    await dialog.getByLabel('Current password').fill(PASSWORD)
+    await dialog.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
+    await dialog.getByLabel('Confirm new password').fill(NEW_PASSWORD)
+    await dialog.getByRole('button', { name: 'Change Password' }).click()
+    await expect(dialog).toHaveCount(0)
+    await expect(page.getByRole('status').filter({ hasText: /password/i })).toBeVisible()
+    const after = (await storedSession(page)).state
+    expect(after.token).not.toBe(before)
+    expect(after.tokenExpiry).toBeGreaterThan(Date.now() + 7 * 24 * 3600_000 - 60_000)
+    // The fresh token works: the profile reloads.
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'Erin Renamed' })).toBeVisible()
+    await page.getByRole('button', { name: 'Logout' }).click()
+    await signIn(page, email, NEW_PASSWORD)
+  })
+
+  await test.step('a session about to expire asks to be refreshed', async () => {
+    await page.evaluate(() => {
+      const stored = JSON.parse(localStorage.getItem('auth-storage')!)
+      stored.state.tokenExpiry = Date.now() + 30 * 60 * 1000
+      localStorage.setItem('auth-storage', JSON.stringify(stored))
+    })
+    await page.reload()
+    const dialog = page.getByRole('dialog', { name: 'Session Expired' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog).toContainText('Your session will expire soon. Would you like to refresh it?')
+    await dialog.getByRole('button', { name: 'Try to Refresh Session' }).click()
+    await expect(dialog).toHaveCount(0)
+    const { state } = await storedSession(page)
+    expect(state.isAuthenticated).toBe(true)
+    expect(state.tokenExpiry).toBeGreaterThan(Date.now() + 7 * 24 * 3600_000 - 60_000)
+    await expect(page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
+  })
+
+  await test.step('offline, a reload still opens the app shell', async () => {
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready
+    })
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
+    await context.setOffline(true)
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
+    await expect(page.getByText('Welcome, Erin Renamed')).toBeVisible()
+    await page.goto('/privacy')
+    await expect(page.getByRole('heading', { name: 'Privacy policy' })).toBeVisible()
+    await context.setOffline(false)
+  })
+
+  expect(problems).toEqual([])
+})

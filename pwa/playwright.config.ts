@@ -1,0 +1,80 @@
+/**
+ * Browser tests: the built PWA served by the real API server, in the system Chromium.
+ * Run with `npm run test:e2e` from the repository root (it builds the PWA first).
+ */
+
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from '@playwright/test'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+
+// A port nobody is listening on now (other servers may be running on this machine).
+const freePort = () =>
+  execFileSync(process.execPath, [
+    '-e',
+    "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close() })",
+  ])
+    .toString()
+    .trim()
+
+// The config is loaded again in every worker; the environment, inherited from the runner, keeps one choice per run.
+process.env.E2E_PORT ??= freePort()
+process.env.E2E_SMTP_PORT ??= freePort()
+process.env.E2E_RUN_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'buble-e2e-'))
+const port = Number(process.env.E2E_PORT)
+const smtpPort = Number(process.env.E2E_SMTP_PORT)
+const runDir = process.env.E2E_RUN_DIR
+const baseURL = `http://127.0.0.1:${port}`
+
+export default defineConfig({
+  testDir: './e2e',
+  globalSetup: './e2e/global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 10_000 },
+  reporter: 'list',
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    serviceWorkers: 'allow',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx api/src/server.ts',
+    cwd: path.resolve(here, '..'),
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(runDir, 'data'),
+      PUBLIC_URL: baseURL,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      BUBLE_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'warn',
+      ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+    },
+  },
+})
