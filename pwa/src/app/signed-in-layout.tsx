@@ -43,15 +43,15 @@ export function SignedInLayout() {
             <img src="/icons/icon.svg" alt="" width="32" height="32" />
             <span>Buble</span>
           </Link>
-          <nav className="app-nav" aria-label="Main">
-            <span className="welcome">
-              <span className="mini-avatar" style={{ background: avatarColour(name) }} aria-hidden="true">
-                {initials(name)}
-              </span>
-              <span className="welcome-text">
-                Welcome, <strong>{name}</strong>
-              </span>
+          <span className="welcome">
+            <span className="mini-avatar" style={{ background: avatarColour(name) }} aria-hidden="true">
+              {initials(name)}
             </span>
+            <span className="welcome-text">
+              Welcome, <strong>{name}</strong>
+            </span>
+          </span>
+          <nav className="app-nav" aria-label="Main">
             <NavLink to="/profile" className="nav-link">
               Profile
             </NavLink>

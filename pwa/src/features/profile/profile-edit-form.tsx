@@ -24,6 +24,9 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
+  // Keyboard users land in the form that replaced the Edit button.
+  useEffect(() => document.getElementById('profile-name')?.focus(), [])
+
   useEffect(() => {
     if (!file || typeof URL.createObjectURL !== 'function') return setPreview(null)
     const url = URL.createObjectURL(file)
