@@ -5,7 +5,13 @@ import type { Context } from 'hono'
 
 export function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
+    // The last entry is the one our proxy added; anything before it came from the client and may be forged.
+    const forwarded = c.req
+      .header('x-forwarded-for')
+      ?.split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .at(-1)
     if (forwarded) return forwarded
   }
   try {
