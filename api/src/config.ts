@@ -63,7 +63,10 @@ const Env = z.object({
     .default([5, 10, 20, 50]),
   BUBLE_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
-  CORS_ORIGINS: commaList.pipe(z.array(url(['http:', 'https:']))).default([]),
+  // Browsers send a bare origin (no path, no trailing slash, lower-case host): compare like with like.
+  CORS_ORIGINS: commaList
+    .pipe(z.array(url(['http:', 'https:']).transform((value) => new URL(value).origin)))
+    .default([]),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 })
 
