@@ -12,7 +12,10 @@ export type Backend = 'pglite' | 'postgres'
 /** The backends this run tests against. */
 export const backends = (): Backend[] => (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'])
 
-export async function openTestDatabase(backend: Backend): Promise<Database> {
+/** A test database; `url` is set on PostgreSQL, so a test can open a second connection to the same database. */
+export type TestDatabase = Database & { url?: string }
+
+export async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
   if (backend === 'pglite') return openDatabase({ memory: true })
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set')
@@ -26,6 +29,7 @@ export async function openTestDatabase(backend: Backend): Promise<Database> {
   const database = await openDatabase({ url: url.toString() })
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close()
       const cleanup = new pg.Client({ connectionString: adminUrl })

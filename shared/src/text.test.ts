@@ -1,0 +1,155 @@
+import { describe, expect, test } from 'vitest'
+import { avatarColour, hasControlCharacters, initials, isEmailLike, normalizeEmail } from './text.ts'
+
+const addressOfLength = (n: number) => `${'a'.repeat(n - '@example.com'.length)}@example.com`
+
+describe('isEmailLike', () => {
+  test.each([
+    'ada@example.com',
+    'ada.lovelace+buble@mail.example.co.uk',
+    'a@b.c',
+    'ADA@EXAMPLE.COM',
+    "o'brien@example.ie",
+  ])('accepts %j', (email) => {
+    expect(isEmailLike(email)).toBe(true)
+  })
+
+  test.each([
+    ['', 'empty'],
+    ['ada.example.com', 'no @'],
+    ['ada@@example.com', 'two @'],
+    ['ada@home@example.com', 'two @ apart'],
+    ['@example.com', 'an empty local part'],
+    ['ada@', 'an empty domain'],
+    ['ada@localhost', 'a domain without a dot'],
+    ['ada@example.', 'a domain ending in a dot'],
+    ['ada@.com', 'a domain starting with a dot'],
+    ['ada@exa..mple.com', 'an empty label inside the domain'],
+    ['ada lovelace@example.com', 'a space in the local part'],
+    ['ada@exa mple.com', 'a space in the domain'],
+    [' ada@example.com', 'a leading space'],
+    ['ada@example.com\t', 'a trailing tab'],
+    ['ada@example.com\n', 'a trailing newline'],
+  ])('refuses %j (%s)', (email) => {
+    expect(isEmailLike(email)).toBe(false)
+  })
+
+  test('accepts up to 254 characters and refuses 255', () => {
+    expect(addressOfLength(254)).toHaveLength(254)
+    expect(isEmailLike(addressOfLength(254))).toBe(true)
+    expect(isEmailLike(addressOfLength(255))).toBe(false)
+  })
+})
+
+describe('normalizeEmail', () => {
+  test('trims and lower-cases', () => {
+    expect(normalizeEmail('  Ada.Lovelace@Example.COM \n')).toBe('ada.lovelace@example.com')
+  })
+
+  test('leaves an already normal address unchanged', () => {
+    expect(normalizeEmail('ada@example.com')).toBe('ada@example.com')
+  })
+
+  test('an address of spaces becomes empty', () => {
+    expect(normalizeEmail('   ')).toBe('')
+  })
+})
+
+describe('hasControlCharacters', () => {
+  test.each([
+    ['\r', 'carriage return'],
+    ['\n', 'line feed'],
+    ['\t', 'tab'],
+    ['\u0000', 'NUL'],
+    ['\u001b', 'escape'],
+    ['\u001f', 'unit separator'],
+    ['\u007f', 'DEL'],
+    ['\u0080', 'the first C1 control'],
+    ['\u0085', 'next line (C1)'],
+    ['\u009f', 'the last C1 control'],
+    ['\u200e', 'left-to-right mark'],
+    ['\u200f', 'right-to-left mark'],
+    ['\u202a', 'left-to-right embedding'],
+    ['\u202d', 'left-to-right override'],
+    ['\u202e', 'right-to-left override'],
+    ['\u2066', 'left-to-right isolate'],
+    ['\u2067', 'right-to-left isolate'],
+    ['\u2068', 'first strong isolate'],
+    ['\u2069', 'pop directional isolate'],
+  ])('finds %j (%s) inside a name', (char) => {
+    expect(hasControlCharacters(`Ada${char}Lovelace`)).toBe(true)
+    expect(hasControlCharacters(char)).toBe(true)
+  })
+
+  test.each([
+    'Ada Lovelace',
+    'Zoë Ångström-Łukasz',
+    '李小龙',
+    'محمد',
+    'Ada 👩‍💻',
+    'Family 👨‍👩‍👧',
+    "D'Arcy O'Neil",
+    '',
+  ])('passes the ordinary name %j', (name) => {
+    expect(hasControlCharacters(name)).toBe(false)
+  })
+})
+
+describe('initials', () => {
+  test.each([
+    ['Ada Lovelace', 'AL'],
+    ['ada lovelace', 'AL'],
+    ['Ada', 'A'],
+    ['Ada King Lovelace', 'AL'],
+    ['Ada Augusta King Lovelace', 'AL'],
+    ['   Ada    Lovelace   ', 'AL'],
+    ['Ada\tLovelace', 'AL'],
+    ['élodie Ørsted', 'ÉØ'],
+    ['😀 Smile', '😀S'],
+    ['Ada 🚀', 'A🚀'],
+    ['', '?'],
+    ['    ', '?'],
+  ])('%j gives %j', (name, expected) => {
+    expect(initials(name)).toBe(expected)
+  })
+
+  test('never gives more than two letters', () => {
+    for (const name of ['A B C D E', 'Jean-Luc Picard Of The Enterprise', 'one two three']) {
+      expect([...initials(name)].length).toBeLessThanOrEqual(2)
+    }
+  })
+
+  test('keeps an emoji whole instead of splitting its surrogate pair', () => {
+    const result = initials('🦄 Unicorn')
+    expect([...result]).toEqual(['🦄', 'U'])
+  })
+})
+
+describe('avatarColour', () => {
+  const HEX = /^#[0-9a-f]{6}$/
+
+  test('is the same for names sharing a first letter, whatever its case or leading space', () => {
+    expect(avatarColour('Ada')).toBe(avatarColour('alan'))
+    expect(avatarColour('Ada')).toBe(avatarColour('  Anna'))
+    expect(avatarColour('Zed')).toBe(avatarColour('zoe'))
+  })
+
+  test('is stable across calls', () => {
+    expect(avatarColour('Grace Hopper')).toBe(avatarColour('Grace Hopper'))
+  })
+
+  test('spreads the alphabet over many colours', () => {
+    const colours = new Set('ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('').map((letter) => avatarColour(letter)))
+    for (const colour of colours) expect(colour).toMatch(HEX)
+    expect(colours.size).toBeGreaterThanOrEqual(8)
+    expect(avatarColour('Ada')).not.toBe(avatarColour('Bob'))
+  })
+
+  test.each(['', '   ', '1337', '😀 Smile', 'Émile', '李小龙', '_underscore'])(
+    'gives a colour for the non-letter or non-ASCII start %j',
+    (name) => {
+      expect(avatarColour(name)).toMatch(HEX)
+      expect(avatarColour(name)).toBe(avatarColour(name))
+    },
+  )
+})
