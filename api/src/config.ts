@@ -29,7 +29,10 @@ const Env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   PUBLIC_URL: url(['http:', 'https:']).optional(),
-  JWT_SECRET: z.string().min(32, 'must be at least 32 bytes').optional(),
+  JWT_SECRET: z
+    .string()
+    .refine((value) => Buffer.byteLength(value, 'utf8') >= 32, 'must be at least 32 bytes')
+    .optional(),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().min(3).default('Buble <no-reply@localhost>'),
   BUBLE_ADMIN_EMAILS: commaList.pipe(z.array(z.string())).default([]),

@@ -125,4 +125,12 @@ describe('the OpenAPI document', () => {
       expect(spec.paths[path]?.[method]?.requestBody?.content['application/json'], `${method} ${path}`).toBeDefined()
     }
   })
+
+  test('the avatar upload is described as a multipart body with a binary file', () => {
+    const multipart = spec.paths['/api/uploads/avatar']?.post?.requestBody?.content['multipart/form-data']
+    expect(multipart?.schema).toMatchObject({
+      properties: { file: { type: 'string', format: 'binary' } },
+      required: ['file'],
+    })
+  })
 })

@@ -13,12 +13,30 @@ export function describe(opts: {
   status?: number
   response?: StandardSchemaV1
   auth?: boolean
+  /** The route takes a multipart upload with one `file` field (judged by its bytes, not a schema). */
+  upload?: boolean
 }) {
   const status = opts.status ?? 200
   return describeRoute({
     tags: [opts.tag],
     summary: opts.summary,
     ...(opts.auth === false ? { security: [] } : {}),
+    ...(opts.upload
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object' as const,
+                  properties: { file: { type: 'string' as const, format: 'binary' } },
+                  required: ['file'],
+                },
+              },
+            },
+          },
+        }
+      : {}),
     responses: {
       [status]: { description: opts.summary, ...(opts.response ? { content: json(opts.response) } : {}) },
       default: { description: 'An error: `{message, code, issues?}`', content: json(ErrorBody) },

@@ -27,6 +27,7 @@ export function uploadsRoutes(uploads: UploadsService) {
         tag,
         summary: 'Upload an avatar (JPEG, PNG, WebP or GIF, ≤ 5 MB); metadata is stripped',
         response: UploadResponse,
+        upload: true,
       }),
       limit(LIMITS.avatarBytes, UPLOAD_MESSAGES.avatarTooLarge),
       async (c) => {
