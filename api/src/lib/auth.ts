@@ -42,8 +42,7 @@ export function createAuthenticator(db: Db, tokens: AccessTokens): Authenticate 
     if (!claims || !UUID.test(claims.sub)) throw unauthorized('Invalid or expired token')
     const [user] = await userById.execute({ id: claims.sub })
     // A password change, reset or deletion bumps the version and so revokes every older token.
-    if (!user || user.status !== 'active' || user.tokenVersion !== claims.tv)
-      throw unauthorized('Invalid or expired token')
+    if (user?.status !== 'active' || user.tokenVersion !== claims.tv) throw unauthorized('Invalid or expired token')
     return user
   }
 }

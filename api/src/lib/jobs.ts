@@ -22,7 +22,7 @@ export interface Scheduler {
 
 export function createScheduler(database: Database, jobs: readonly Job[], log: Logger): Scheduler {
   let timer: NodeJS.Timeout | undefined
-  let running: Promise<string[]> | undefined
+  let busy = false
   const runOnce = async (now = new Date()) => {
     const ran: string[] = []
     for (const job of jobs) {
@@ -39,8 +39,10 @@ export function createScheduler(database: Database, jobs: readonly Job[], log: L
     start(intervalMs = 60_000) {
       timer = setInterval(() => {
         // A slow run is never overlapped by the next tick.
-        running ??= runOnce().finally(() => {
-          running = undefined
+        if (busy) return
+        busy = true
+        void runOnce().finally(() => {
+          busy = false
         })
       }, intervalMs)
       timer.unref()

@@ -119,7 +119,7 @@ export function authService(deps: Deps) {
         const userId = await consumeEmailToken(tx, token, 'verify', now())
         if (!userId) return null
         const current = await findUserById(tx, userId)
-        if (!current || current.status !== 'active') return null
+        if (current?.status !== 'active') return null
         const promote = config.adminEmails.includes(current.email)
         const [row] = await tx
           .update(users)

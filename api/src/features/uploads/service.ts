@@ -65,7 +65,7 @@ export function uploadsService({ db, storage, now }: Deps) {
     async readFile(_user: UserRow, key: string): Promise<{ bytes: Buffer; contentType: string }> {
       if (!isStorageKey(key)) throw notFound('File not found')
       const [row] = await db.select().from(uploads).where(eq(uploads.key, key)).limit(1)
-      if (!row || row.kind !== 'avatar') throw notFound('File not found')
+      if (row?.kind !== 'avatar') throw notFound('File not found')
       const bytes = await storage.get(key)
       if (!bytes) throw notFound('File not found')
       return { bytes, contentType: row.contentType }
