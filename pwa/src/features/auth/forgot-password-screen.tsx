@@ -1,36 +1,16 @@
-import { EmailBody, MessageResponse } from '@buble/shared/auth'
-import { type FormEvent, useState } from 'react'
 import { Link } from 'react-router-dom'
-import { messageOf } from '../../session/api-client.ts'
-import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { Field } from '../../ui/field.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { AuthCard } from './auth-card.tsx'
+import { useEmailRequest } from './use-email-request.ts'
 
 export function ForgotPasswordScreen() {
   useDocumentTitle('Reset your password')
-  const api = useApi()
-  const [email, setEmail] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [sent, setSent] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-
-  async function submit(event: FormEvent) {
-    event.preventDefault()
-    const body = EmailBody.safeParse({ email })
-    if (!body.success) return setError(body.error.issues[0]?.message ?? 'Failed to send reset instructions')
-    setError(null)
-    setBusy(true)
-    try {
-      const answer = MessageResponse.safeParse(await api.post('/auth/forgot-password', body.data))
-      setSent(answer.success ? answer.data.message : 'Check your inbox for reset instructions.')
-    } catch (err) {
-      setError(messageOf(err, 'Failed to send reset instructions'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { email, setEmail, error, sent, busy, submit } = useEmailRequest('/auth/forgot-password', {
+    failure: 'Failed to send reset instructions',
+    success: 'Check your inbox for reset instructions.',
+  })
 
   return (
     <AuthCard

@@ -1,33 +1,14 @@
-import { EmailBody, MessageResponse } from '@buble/shared/auth'
-import { type FormEvent, useState } from 'react'
-import { messageOf } from '../../session/api-client.ts'
-import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { Field } from '../../ui/field.tsx'
+import { useEmailRequest } from './use-email-request.ts'
 
 /** Asks for a new verification mail for any address (the answer is the same whether or not it exists). */
 export function ResendVerificationForm({ initialEmail }: { initialEmail: string }) {
-  const api = useApi()
-  const [email, setEmail] = useState(initialEmail)
-  const [error, setError] = useState<string | null>(null)
-  const [sent, setSent] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-
-  async function submit(event: FormEvent) {
-    event.preventDefault()
-    const body = EmailBody.safeParse({ email })
-    if (!body.success) return setError(body.error.issues[0]?.message ?? 'Failed to resend verification email')
-    setError(null)
-    setBusy(true)
-    try {
-      const answer = MessageResponse.safeParse(await api.post('/auth/resend-verification', body.data))
-      setSent(answer.success ? answer.data.message : 'Verification email sent! Please check your inbox.')
-    } catch (err) {
-      setError(messageOf(err, 'Failed to resend verification email'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { email, setEmail, error, sent, busy, submit } = useEmailRequest(
+    '/auth/resend-verification',
+    { failure: 'Failed to resend verification email', success: 'Verification email sent! Please check your inbox.' },
+    initialEmail,
+  )
 
   if (sent) return <Alert kind="success">{sent}</Alert>
   return (
