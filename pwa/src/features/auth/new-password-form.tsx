@@ -1,8 +1,7 @@
 import { newPasswordProblem } from '@buble/shared/password'
 import { type FormEvent, useState } from 'react'
 import { Alert } from '../../ui/alert.tsx'
-import { Field } from '../../ui/field.tsx'
-import { PASSWORD_HINT } from '../../ui/password-hint.ts'
+import { NewPasswordFields } from '../../ui/new-password-fields.tsx'
 
 interface NewPasswordFormProps {
   submitLabel: string
@@ -36,23 +35,7 @@ export function NewPasswordForm({ submitLabel, busyLabel, onSubmit, error }: New
   return (
     <form onSubmit={submit} noValidate>
       {shown && <Alert kind="error">{shown}</Alert>}
-      <Field
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={password}
-        onValue={setPassword}
-        hint={PASSWORD_HINT}
-      />
-      <Field
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={confirm}
-        onValue={setConfirm}
-      />
+      <NewPasswordFields password={password} onPassword={setPassword} confirm={confirm} onConfirm={setConfirm} />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy ? busyLabel : submitLabel}
       </button>

@@ -6,7 +6,7 @@ import { useServices } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { Field } from '../../ui/field.tsx'
 import { Modal } from '../../ui/modal.tsx'
-import { PASSWORD_HINT } from '../../ui/password-hint.ts'
+import { NewPasswordFields } from '../../ui/new-password-fields.tsx'
 
 const FORM_ID = 'change-password-form'
 
@@ -68,23 +68,7 @@ export function ChangePasswordModal({
           value={current}
           onValue={setCurrent}
         />
-        <Field
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={next}
-          onValue={setNext}
-          hint={PASSWORD_HINT}
-        />
-        <Field
-          label="Confirm new password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          onValue={setConfirm}
-        />
+        <NewPasswordFields password={next} onPassword={setNext} confirm={confirm} onConfirm={setConfirm} />
       </form>
     </Modal>
   )
