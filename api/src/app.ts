@@ -56,16 +56,14 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   if (deps.config.corsOrigins.length > 0) {
     app.use('/api/*', cors({ origin: [...deps.config.corsOrigins], credentials: false, maxAge: 600 }))
   }
-  app.use('/api/*', async (c, next) => {
-    // Uploads set their own, larger limits.
-    if (c.req.path.startsWith('/api/uploads/')) return next()
-    return bodyLimit({
-      maxSize: LIMITS.jsonBodyBytes,
-      onError: () => {
-        throw new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large')
-      },
-    })(c, next)
+  const jsonBodyLimit = bodyLimit({
+    maxSize: LIMITS.jsonBodyBytes,
+    onError: () => {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large')
+    },
   })
+  // Uploads set their own, larger limits.
+  app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)))
   app.use('/api/*', requireAuth(createAuthenticator(deps.db, deps.tokens)))
 
   const api = new Hono<AppEnv>()
