@@ -13,6 +13,9 @@ export interface FileStorage {
 // Keys are made by the server (kind_uuid.ext); anything else never reaches the disk.
 const KEY = /^[a-z]+_[0-9a-f-]{36}\.[a-z0-9]{2,5}$/
 
+/** Where stored files are served (behind a bearer token); a file's URL is this prefix and its key. */
+export const SECURE_URL_PREFIX = '/api/uploads/secure/'
+
 export const isStorageKey = (key: string): boolean => KEY.test(key)
 
 export function createFileStorage(root: string): FileStorage {

@@ -1,10 +1,11 @@
 import sharp from 'sharp'
 import { v4 as uuidv4 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { SECURE_URL_PREFIX as SECURE_PREFIX } from '../../lib/storage.ts'
 import { backends } from '../../testing/databases.ts'
 import { createHarness, type Harness, type TestResponse } from '../../testing/harness.ts'
 import { USER_MESSAGES } from '../users/service.ts'
-import { AVATAR_SIZE, SECURE_PREFIX, UPLOAD_MESSAGES } from './service.ts'
+import { AVATAR_SIZE, UPLOAD_MESSAGES } from './service.ts'
 
 const MB = 1024 * 1024
 // The GPS IFD pointer tag (0x8825) as it sits in a little-endian EXIF block.

@@ -9,11 +9,10 @@ import { uploads } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
-import { isStorageKey } from '../../lib/storage.ts'
+import { isStorageKey, SECURE_URL_PREFIX } from '../../lib/storage.ts'
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif'])
 export const AVATAR_SIZE = 512
-export const SECURE_PREFIX = '/api/uploads/secure/'
 
 export const UPLOAD_MESSAGES = {
   noFile: 'A file is required',
@@ -58,7 +57,7 @@ export function uploadsService({ db, storage, now }: Deps) {
         size: encoded.length,
         createdAt: now(),
       })
-      return { url: `${SECURE_PREFIX}${key}` }
+      return { url: `${SECURE_URL_PREFIX}${key}` }
     },
 
     /** A stored file the caller may read: avatars to any signed-in user; others 404 (buble files arrive with bubles). */

@@ -10,11 +10,11 @@ import { toUser, type UserRow } from '../../lib/accounts.ts'
 import { AppError, conflict } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
+import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 const HOUR = 60 * 60 * 1000
 export const DELETED_USER_NAME = 'Deleted user'
-const AVATAR_PREFIX = '/api/uploads/secure/'
 
 export const USER_MESSAGES = {
   passwordChanged: 'Password changed successfully',
@@ -111,7 +111,7 @@ export function usersService(deps: Deps, deletionSteps: readonly AccountDeletion
 
     async updateProfile(user: UserRow, args: UpdateProfileBody): Promise<User> {
       if (args.avatar_url) {
-        const key = args.avatar_url.slice(AVATAR_PREFIX.length)
+        const key = args.avatar_url.slice(SECURE_URL_PREFIX.length)
         const [upload] = await db.select().from(uploads).where(eq(uploads.key, key)).limit(1)
         if (!upload || upload.ownerId !== user.id || upload.kind !== 'avatar')
           throw new AppError('VALIDATION_ERROR', USER_MESSAGES.badAvatar, [
