@@ -9,19 +9,45 @@ import { generateSpecs } from 'hono-openapi'
 import type { Deps } from './deps.ts'
 import { authRoutes } from './features/auth/routes.ts'
 import { authService } from './features/auth/service.ts'
+import { bublesRoutes } from './features/bubles/routes.ts'
+import { bublesService } from './features/bubles/service.ts'
+import { bubleMutations, bubleSyncSources } from './features/bubles/sync.ts'
 import { healthRoutes } from './features/health/routes.ts'
+import type { PushHooks } from './features/sync/push.ts'
+import { syncRoutes } from './features/sync/routes.ts'
+import { syncService } from './features/sync/service.ts'
+import { streamHandler } from './features/sync/stream.ts'
 import { uploadsRoutes } from './features/uploads/routes.ts'
 import { uploadsService } from './features/uploads/service.ts'
 import { usersRoutes } from './features/users/routes.ts'
 import { usersService } from './features/users/service.ts'
 import { type AppEnv, createAuthenticator, requireAuth } from './lib/auth.ts'
 import { AppError, errorHandler, notFound } from './lib/errors.ts'
+import { describe } from './lib/openapi.ts'
+import type { MutationHandlers } from './lib/sync-sources.ts'
 
-export function createServices(deps: Deps) {
+/** Options only code can set (tests), never the environment. */
+export interface ServiceOptions {
+  pushHooks?: PushHooks
+}
+
+export function createServices(deps: Deps, options: ServiceOptions = {}) {
+  const bubles = bublesService(deps)
+  const users = usersService(deps, {
+    deletionSteps: [bubles.accountDeletionStep],
+    profileSteps: [bubles.profileChangeStep],
+  })
+  // Every mutation name maps onto the service function its REST call uses (ARCHITECTURE: the one rule).
+  const mutations = {
+    ...bubleMutations(bubles),
+    'profile.update': (user, args) => users.updateProfile(user, args),
+  } satisfies MutationHandlers
   return {
     auth: authService(deps),
-    users: usersService(deps),
+    users,
     uploads: uploadsService(deps),
+    bubles,
+    sync: syncService(deps.db, [...bubleSyncSources], mutations, options.pushHooks),
   }
 }
 export type Services = ReturnType<typeof createServices>
@@ -64,13 +90,21 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   })
   // Uploads set their own, larger limits.
   app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)))
-  app.use('/api/*', requireAuth(createAuthenticator(deps.db, deps.tokens)))
+  const authenticate = createAuthenticator(deps.db, deps.tokens)
+  app.use('/api/*', requireAuth(authenticate))
 
   const api = new Hono<AppEnv>()
     .route('/health', healthRoutes(deps.database.kind, deps.config.version))
     .route('/auth', authRoutes(services.auth, deps.config.trustProxy))
     .route('/users', usersRoutes(services.users))
     .route('/uploads', uploadsRoutes(services.uploads))
+    .route('/bubles', bublesRoutes(services.bubles))
+    .route('/sync', syncRoutes(services.sync))
+    .get(
+      '/stream',
+      describe({ tag: 'sync', summary: 'Server-sent events: ready, then a poke whenever your bubles change' }),
+      streamHandler({ db: deps.db, bus: deps.bus, authenticate, log: deps.log }),
+    )
   app.route('/api', api)
 
   let spec: Promise<unknown> | undefined

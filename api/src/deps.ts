@@ -2,6 +2,7 @@
 
 import type { Config } from './config.ts'
 import type { Database, Db } from './db/client.ts'
+import type { ChangeBus } from './lib/change-bus.ts'
 import type { Logger } from './lib/log.ts'
 import type { Mailer } from './lib/mail.ts'
 import type { RateLimits } from './lib/rate-limit.ts'
@@ -17,6 +18,8 @@ export interface Deps {
   tokens: AccessTokens
   rateLimits: RateLimits
   storage: FileStorage
+  /** Pokes from every API process, for this one's live streams. */
+  bus: ChangeBus
   /** The clock; tests move it. */
   now: () => Date
 }

@@ -7,6 +7,7 @@ import { createApp, createServices } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import type { Deps } from './deps.ts'
+import { createChangeBus } from './lib/change-bus.ts'
 import { createScheduler } from './lib/jobs.ts'
 import { createLogger } from './lib/log.ts'
 import { createMailer } from './lib/mail.ts'
@@ -34,6 +35,7 @@ async function main() {
   const database = await openDatabase(
     config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pg') },
   )
+  const bus = await createChangeBus(database, log)
   const deps: Deps = {
     config,
     database,
@@ -43,6 +45,7 @@ async function main() {
     tokens: createAccessTokens(secrets.jwtSecret),
     rateLimits: createRateLimits(database.db, config.rateLimits),
     storage: createFileStorage(path.join(config.dataDir, 'uploads')),
+    bus,
     now: () => new Date(),
   }
   const services = createServices(deps)
@@ -61,7 +64,13 @@ async function main() {
   })
   const shutdown = () => {
     scheduler.stop()
-    server.close(() => void database.close().finally(() => process.exit(0)))
+    server.close(
+      () =>
+        void bus
+          .close()
+          .then(() => database.close())
+          .finally(() => process.exit(0)),
+    )
     setTimeout(() => process.exit(0), 5000).unref()
   }
   process.on('SIGINT', shutdown)

@@ -3,9 +3,14 @@
  * Both halves (the PWA's outbox and the server's push handler) validate with these.
  */
 
+import { UpdateProfileBody } from '@buble/shared/auth'
+import { BubleName, ClientId, CreateInviteBody, InviteCode } from '@buble/shared/bubles'
 import { z } from 'zod'
 
-/** Every mutation a device may queue, named `entity.verb`. */
+/**
+ * Every mutation a device may queue, named `entity.verb`: CONTRACT §5's names, then the other
+ * buble writes (delete, leave, invites), so that every write can also wait in the outbox.
+ */
 export const MUTATION_NAMES = [
   'buble.create',
   'post.create',
@@ -31,11 +36,39 @@ export const MUTATION_NAMES = [
   'chat.react',
   'unread.read',
   'profile.update',
+  'buble.delete',
+  'buble.leave',
+  'invite.create',
+  'invite.accept',
 ] as const
 export type MutationName = (typeof MUTATION_NAMES)[number]
 
 export const isMutationName = (name: string): name is MutationName =>
   (MUTATION_NAMES as readonly string[]).includes(name)
+
+const BubleId = z.uuid({ error: 'buble_id must be a UUID' })
+
+/**
+ * The args of each mutation the server handles: the REST body plus the ids of its path (CONTRACT
+ * §6). Creates must carry their `id`, so the row made offline keeps it. A name of MUTATION_NAMES
+ * without an entry here is not handled yet and is rejected as UNKNOWN_MUTATION.
+ */
+export const MUTATION_ARGS = {
+  'buble.create': z.object({ id: ClientId, name: BubleName }),
+  'buble.delete': z.object({ id: BubleId }),
+  'buble.leave': z.object({ buble_id: BubleId }),
+  'invite.create': CreateInviteBody.extend({ buble_id: BubleId }),
+  'invite.accept': z.object({ code: InviteCode }),
+  'profile.update': UpdateProfileBody,
+} satisfies Partial<Record<MutationName, z.ZodType>>
+
+/** The mutations a device can queue today. */
+export type HandledMutation = keyof typeof MUTATION_ARGS
+export type MutationArgs<N extends HandledMutation> = z.output<(typeof MUTATION_ARGS)[N]>
+/** Args as a caller writes them, before the schema trims and normalises. */
+export type MutationInput<N extends HandledMutation> = z.input<(typeof MUTATION_ARGS)[N]>
+
+export const isHandledMutation = (name: string): name is HandledMutation => Object.hasOwn(MUTATION_ARGS, name)
 
 /** The most mutations one push may carry. */
 export const MAX_PUSH_BATCH = 100
@@ -92,7 +125,8 @@ export const Change = z.object({
 export type Change = z.infer<typeof Change>
 
 export const PullQuery = z.object({
-  cursor: z.string().max(64).optional(),
+  // Opaque to clients; the server answers `reset` for one it cannot read.
+  cursor: z.string().max(8192).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(DEFAULT_PULL_LIMIT),
 })
 export type PullQuery = z.infer<typeof PullQuery>

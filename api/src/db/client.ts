@@ -22,6 +22,11 @@ export interface Database {
   kind: 'pglite' | 'postgres'
   /** Runs `fn` only when this process holds the transaction-scoped advisory lock `key`; false otherwise. */
   withAdvisoryLock(key: number, fn: (tx: Tx) => Promise<void>): Promise<boolean>
+  /**
+   * Hears NOTIFY on `channel` (from this process or any other on the same database). `onGap` runs
+   * when notifications may have been missed (the listening connection was lost and is back).
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -45,6 +50,11 @@ async function openPglite(target: { pgliteDir: string } | { memory: true }): Pro
     db,
     kind: 'pglite',
     withAdvisoryLock: (key, fn) => runLocked(db, key, fn),
+    // One process, one database: nothing to reconnect, nothing to miss.
+    listen: async (channel, onPayload) => {
+      const unlisten = await client.listen(channel, onPayload)
+      return () => unlisten()
+    },
     close: () => client.close(),
   }
 }
@@ -60,11 +70,88 @@ async function openPostgres(url: string): Promise<Database> {
     client.release()
   }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  const listeners = new Set<{ stop(): Promise<void> }>()
   return {
     db,
     kind: 'postgres',
     withAdvisoryLock: (key, fn) => runLocked(db, key, fn),
-    close: () => pool.end(),
+    async listen(channel, onPayload, onGap) {
+      const listener = await listenPostgres(url, channel, onPayload, onGap)
+      listeners.add(listener)
+      return async () => {
+        listeners.delete(listener)
+        await listener.stop()
+      }
+    },
+    async close() {
+      await Promise.all([...listeners].map((listener) => listener.stop()))
+      await pool.end()
+    },
+  }
+}
+
+const LISTEN_RETRY_MAX_MS = 30_000
+
+/** LISTEN on a connection of its own (a pooled one would be handed to others); reconnects with backoff. */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onGap?: () => void,
+): Promise<{ stop(): Promise<void> }> {
+  let stopped = false
+  let client: pg.Client | null = null
+  let retryTimer: NodeJS.Timeout | undefined
+  let delay = 500
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: url })
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload)
+    })
+    next.on('error', () => lose(next))
+    next.on('end', () => lose(next))
+    try {
+      await next.connect()
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+    } catch (err) {
+      await next.end().catch(() => {})
+      throw err
+    }
+    client = next
+    delay = 500
+  }
+
+  function scheduleConnect() {
+    if (stopped) return
+    retryTimer = setTimeout(() => {
+      connect().then(
+        () => onGap?.(),
+        () => {
+          delay = Math.min(delay * 2, LISTEN_RETRY_MAX_MS)
+          scheduleConnect()
+        },
+      )
+    }, delay)
+    retryTimer.unref()
+  }
+
+  function lose(lost: pg.Client) {
+    if (stopped || client !== lost) return
+    client = null
+    void lost.end().catch(() => {})
+    scheduleConnect()
+  }
+
+  await connect()
+  return {
+    async stop() {
+      stopped = true
+      if (retryTimer) clearTimeout(retryTimer)
+      const current = client
+      client = null
+      await current?.end().catch(() => {})
+    },
   }
 }
 

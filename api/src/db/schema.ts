@@ -1,9 +1,31 @@
 /** The drizzle schema: the single description of every table; migrations are generated from it. */
 
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+
+/**
+ * The one sequence every synced row's `version` comes from (CONTRACT §5). Versions are taken under
+ * a transaction-scoped advisory lock (lib/sync-writes.ts), so they become visible in order.
+ */
+export const syncVersion = pgSequence('sync_version')
+
+/** A synced row's version: set on insert by default, and on every update by the service that writes it. */
+const version = () => bigint('version', { mode: 'number' }).notNull().default(sql`nextval('sync_version')`)
 
 export const users = pgTable(
   'users',
@@ -72,4 +94,115 @@ export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   points: integer('points').notNull().default(0),
   expire: timestamp('expire', { withTimezone: true, mode: 'date' }),
+})
+
+/** A private group. `changed_version` is the newest version written anywhere in it, so a pull can skip quiet bubles. */
+export const bubles = pgTable(
+  'bubles',
+  {
+    id: uuid('id').primaryKey(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    version: version(),
+    changedVersion: bigint('changed_version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [uniqueIndex('bubles_slug_key').on(t.slug), index('bubles_owner_idx').on(t.ownerId)],
+)
+
+/** Who belongs to which buble, with what role and explicit permission list. Pending accounts are never here. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'admin', 'moderator', 'member'] }).notNull(),
+    permissions: text('permissions').array().notNull(),
+    joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // The version of the join: a device whose cursor is older has none of this buble yet.
+    joinedVersion: bigint('joined_version', { mode: 'number' }).notNull(),
+    version: version(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bubleId, t.userId] }),
+    index('memberships_user_idx').on(t.userId),
+    index('memberships_buble_version_idx').on(t.bubleId, t.version),
+  ],
+)
+
+/** Single-use invite codes, valid 7 days. */
+export const invites = pgTable(
+  'invites',
+  {
+    id: uuid('id').primaryKey(),
+    code: text('code').notNull(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email'),
+    usedById: uuid('used_by_id').references(() => users.id, { onDelete: 'set null' }),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('invites_code_key').on(t.code), index('invites_buble_idx').on(t.bubleId)],
+)
+
+/**
+ * What a pull answers as `del`. A buble-scoped row (`user_id` null) tells every member a row is gone;
+ * a user-scoped row (`entity` buble, `user_id` set) tells one user's devices to forget a buble they left.
+ */
+export const syncTombstones = pgTable(
+  'sync_tombstones',
+  {
+    version: version().primaryKey(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    bubleId: uuid('buble_id'),
+    userId: uuid('user_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sync_tombstones_buble_idx').on(t.bubleId, t.version).where(sql`${t.userId} is null`),
+    index('sync_tombstones_user_idx').on(t.userId, t.version).where(sql`${t.userId} is not null`),
+    index('sync_tombstones_created_idx').on(t.createdAt),
+  ],
+)
+
+/** Each pushed mutation's first result, written in the transaction of its write: a replay answers it again. */
+export const appliedMutations = pgTable(
+  'applied_mutations',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    name: text('name').notNull(),
+    result: jsonb('result'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('applied_mutations_created_idx').on(t.createdAt)],
+)
+
+/** Every id given to a row that a client may also choose, so an id is never reused across users or kinds. */
+export const entityIds = pgTable('entity_ids', {
+  id: uuid('id').primaryKey(),
+  kind: text('kind').notNull(),
+  userId: uuid('user_id'),
+  createdAt: createdAt(),
+})
+
+/** Facts about this database's sync history: its `epoch` (a fresh database gets a new one) and the tombstone `horizon`. */
+export const syncMeta = pgTable('sync_meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
 })

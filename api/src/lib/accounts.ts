@@ -2,10 +2,17 @@
 
 import type { User } from '@buble/shared/auth'
 import { eq } from 'drizzle-orm'
-import type { Executor } from '../db/client.ts'
+import type { Executor, Tx } from '../db/client.ts'
 import { users } from '../db/schema.ts'
+import type { SyncWriter } from './sync-writes.ts'
 
 export type UserRow = typeof users.$inferSelect
+
+/** A feature's part of deleting an account (memberships, push subscriptions…), run in the deletion's transaction. */
+export type AccountDeletionStep = (tx: Tx, user: UserRow) => Promise<void>
+
+/** A feature's part of a profile edit (re-sending rows that show the name or avatar), run in its sync write. */
+export type ProfileChangeStep = (w: SyncWriter, user: UserRow) => Promise<void>
 
 export const toUser = (row: UserRow): User => ({
   id: row.id,

@@ -3,10 +3,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createApp, createServices, type Services } from '../app.ts'
+import { createApp, createServices, type ServiceOptions, type Services } from '../app.ts'
 import { type Config, loadConfig } from '../config.ts'
 import type { Database } from '../db/client.ts'
 import type { Deps } from '../deps.ts'
+import { createChangeBus } from '../lib/change-bus.ts'
 import { createLogger } from '../lib/log.ts'
 import { createMailer } from '../lib/mail.ts'
 import { createRateLimits } from '../lib/rate-limit.ts'
@@ -48,7 +49,11 @@ export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> }
 let counter = 0
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`
 
-export async function createHarness(backend: Backend, env: Record<string, string> = {}): Promise<Harness> {
+export async function createHarness(
+  backend: Backend,
+  env: Record<string, string> = {},
+  options: ServiceOptions = {},
+): Promise<Harness> {
   const smtp = await startSmtpCapture()
   const dataDir = await mkdtemp(path.join(tmpdir(), 'buble-test-'))
   const config: Config = loadConfig({
@@ -67,6 +72,7 @@ export async function createHarness(backend: Backend, env: Record<string, string
     },
   }
   const log = createLogger(config.logLevel)
+  const bus = await createChangeBus(database, createLogger(config.logLevel))
   const deps: Deps = {
     config,
     database,
@@ -76,9 +82,10 @@ export async function createHarness(backend: Backend, env: Record<string, string
     tokens: createAccessTokens(TEST_JWT_SECRET),
     rateLimits: createRateLimits(database.db, config.rateLimits),
     storage: createFileStorage(path.join(dataDir, 'uploads')),
+    bus,
     now: () => clock.now,
   }
-  const services = createServices(deps)
+  const services = createServices(deps, options)
   const app = createApp(deps, services)
   const call: Harness['call'] = (method, url, { token, body, headers = {} } = {}) =>
     Promise.resolve(
@@ -107,6 +114,7 @@ export async function createHarness(backend: Backend, env: Record<string, string
       return { token: json.access_token, id: json.user.id, email: json.user.email }
     },
     async close() {
+      await bus.close()
       await database.close()
       await smtp.close()
       await rm(dataDir, { recursive: true, force: true })

@@ -6,11 +6,12 @@ import { and, eq, isNotNull, lte, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import { emailTokens, uploads, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
-import { toUser, type UserRow } from '../../lib/accounts.ts'
+import { type AccountDeletionStep, type ProfileChangeStep, toUser, type UserRow } from '../../lib/accounts.ts'
 import { AppError, conflict } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
+import { syncWrite } from '../../lib/sync-writes.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 const HOUR = 60 * 60 * 1000
@@ -25,12 +26,14 @@ export const USER_MESSAGES = {
   badAvatar: 'Avatar must be an image you uploaded',
 } as const
 
-/** Another feature's part of deleting an account (memberships, push subscriptions…), run in the deletion's transaction. */
-export type AccountDeletionStep = (tx: Tx, user: UserRow) => Promise<void>
+export interface UsersHooks {
+  deletionSteps?: readonly AccountDeletionStep[]
+  profileSteps?: readonly ProfileChangeStep[]
+}
 
 export type UsersService = ReturnType<typeof usersService>
 
-export function usersService(deps: Deps, deletionSteps: readonly AccountDeletionStep[] = []) {
+export function usersService(deps: Deps, { deletionSteps = [], profileSteps = [] }: UsersHooks = {}) {
   const { db, tokens, storage, log, now } = deps
 
   function deletionStatus(user: UserRow): DeletionStatus {
@@ -109,20 +112,31 @@ export function usersService(deps: Deps, deletionSteps: readonly AccountDeletion
 
     profile: (user: UserRow): Profile => ({ ...toUser(user), deletion: deletionStatus(user) }),
 
-    async updateProfile(user: UserRow, args: UpdateProfileBody): Promise<User> {
-      if (args.avatar_url) {
-        const key = args.avatar_url.slice(SECURE_URL_PREFIX.length)
-        const [upload] = await db.select().from(uploads).where(eq(uploads.key, key)).limit(1)
-        if (!upload || upload.ownerId !== user.id || upload.kind !== 'avatar')
-          throw new AppError('VALIDATION_ERROR', USER_MESSAGES.badAvatar, [
-            { path: 'avatar_url', message: USER_MESSAGES.badAvatar },
-          ])
-      }
-      const values: Partial<typeof users.$inferInsert> = {}
-      if (args.name !== undefined) values.name = args.name
-      if (args.bio !== undefined) values.bio = args.bio === '' ? null : args.bio
-      if (args.avatar_url !== undefined) values.avatarUrl = args.avatar_url
-      return toUser(await update(user.id, values))
+    /** Edits the profile (REST, or the `profile.update` mutation); members' devices get the new name and avatar. */
+    updateProfile(user: UserRow, args: UpdateProfileBody): Promise<User> {
+      return syncWrite(db, async (w) => {
+        if (args.avatar_url) {
+          const key = args.avatar_url.slice(SECURE_URL_PREFIX.length)
+          const [upload] = await w.tx.select().from(uploads).where(eq(uploads.key, key)).limit(1)
+          if (!upload || upload.ownerId !== user.id || upload.kind !== 'avatar')
+            throw new AppError('VALIDATION_ERROR', USER_MESSAGES.badAvatar, [
+              { path: 'avatar_url', message: USER_MESSAGES.badAvatar },
+            ])
+        }
+        const values: Partial<typeof users.$inferInsert> = {}
+        if (args.name !== undefined) values.name = args.name
+        if (args.bio !== undefined) values.bio = args.bio === '' ? null : args.bio
+        if (args.avatar_url !== undefined) values.avatarUrl = args.avatar_url
+        const [row] = await w.tx
+          .update(users)
+          .set({ ...values, updatedAt: now() })
+          .where(eq(users.id, user.id))
+          .returning()
+        const updated = row!
+        if (updated.name !== user.name || updated.avatarUrl !== user.avatarUrl)
+          for (const step of profileSteps) await step(w, updated)
+        return toUser(updated)
+      })
     },
 
     async changePassword(user: UserRow, args: ChangePasswordBody): Promise<{ message: string; access_token: string }> {

@@ -1,0 +1,159 @@
+/** Reads of bubles and members in their answer shapes (CONTRACT §3.2): a fixed number of queries for any number of bubles. */
+
+import type { Buble, Member, MemberRef } from '@buble/shared/bubles'
+import { BUBLE_MESSAGES, isUuid } from '@buble/shared/bubles'
+import { type BubleRole, effectivePermissions } from '@buble/shared/permissions'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { bubles, memberships, users } from '../../db/schema.ts'
+import { notFound } from '../../lib/errors.ts'
+
+export type BubleRow = typeof bubles.$inferSelect
+export type MembershipRow = typeof memberships.$inferSelect
+
+// Lists show the owner first, then admins, moderators and members, each by how long they have belonged.
+const ROLE_RANK = sql`case ${memberships.role} when 'owner' then 0 when 'admin' then 1 when 'moderator' then 2 else 3 end`
+
+export const bubleNotFound = () => notFound(BUBLE_MESSAGES.notFound)
+
+/** The member row of a user in a buble, or 404: a non-member must not learn that the buble exists. */
+export async function requireMembership(db: Executor, bubleId: string, userId: string): Promise<MembershipRow> {
+  const [row] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, userId)))
+    .limit(1)
+  if (!row) throw bubleNotFound()
+  return row
+}
+
+/** The buble a path names by id or slug, if the user belongs to it; 404 otherwise. */
+export async function requireBubleFor(db: Executor, idOrSlug: string, userId: string): Promise<BubleRow> {
+  const [row] = await db
+    .select({ buble: bubles })
+    .from(bubles)
+    .innerJoin(memberships, and(eq(memberships.bubleId, bubles.id), eq(memberships.userId, userId)))
+    .where(isUuid(idOrSlug) ? eq(bubles.id, idOrSlug) : eq(bubles.slug, idOrSlug.toLowerCase()))
+    .limit(1)
+  if (!row) throw bubleNotFound()
+  return row.buble
+}
+
+interface MemberWithUser {
+  membership: MembershipRow
+  user: { name: string; email: string; avatarUrl: string | null }
+}
+
+async function membersOf(db: Executor, bubleIds: readonly string[]): Promise<MemberWithUser[]> {
+  if (bubleIds.length === 0) return []
+  return db
+    .select({
+      membership: memberships,
+      user: { name: users.name, email: users.email, avatarUrl: users.avatarUrl },
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(inArray(memberships.bubleId, [...bubleIds]))
+    .orderBy(ROLE_RANK, asc(memberships.joinedAt), asc(users.name))
+}
+
+export const toMember = ({ membership, user }: MemberWithUser): Member => ({
+  user_id: membership.userId,
+  role: membership.role,
+  permissions: effectivePermissions(membership),
+  joined_at: membership.joinedAt.toISOString(),
+  user: { name: user.name, email: user.email, avatar_url: user.avatarUrl },
+})
+
+/** The members of one buble, owner first. */
+export async function loadMembers(db: Executor, bubleId: string): Promise<Member[]> {
+  return (await membersOf(db, [bubleId])).map(toMember)
+}
+
+/** Members as the sync pull sends them, keyed `<buble_id>:<user_id>` (the id of a `member` change). */
+export async function loadMembersByKey(db: Executor, keys: readonly string[]): Promise<Map<string, Member>> {
+  const wanted = new Set(keys)
+  const bubleIds = [...new Set(keys.map((key) => key.slice(0, key.indexOf(':'))))]
+  const found = new Map<string, Member>()
+  for (const row of await membersOf(db, bubleIds)) {
+    const key = memberKey(row.membership.bubleId, row.membership.userId)
+    if (wanted.has(key)) found.set(key, toMember(row))
+  }
+  return found
+}
+
+export const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`
+
+/** Bubles as `viewerId` sees them (their role and permissions), in the order of `ids`; missing ones are left out. */
+export async function loadBubles(db: Executor, ids: readonly string[], viewerId: string): Promise<Buble[]> {
+  if (ids.length === 0) return []
+  const [rows, members] = await Promise.all([
+    db
+      .select({ buble: bubles, owner: { id: users.id, name: users.name, email: users.email } })
+      .from(bubles)
+      .innerJoin(users, eq(users.id, bubles.ownerId))
+      .where(inArray(bubles.id, [...ids])),
+    membersOf(db, ids),
+  ])
+  const byBuble = new Map<string, MemberWithUser[]>()
+  for (const member of members) {
+    const list = byBuble.get(member.membership.bubleId) ?? []
+    list.push(member)
+    byBuble.set(member.membership.bubleId, list)
+  }
+  const byId = new Map(rows.map((row) => [row.buble.id, row]))
+  const answer: Buble[] = []
+  for (const id of ids) {
+    const row = byId.get(id)
+    if (!row) continue
+    const list = byBuble.get(id) ?? []
+    const mine = list.find((member) => member.membership.userId === viewerId)?.membership
+    answer.push(toBuble(row.buble, row.owner, list, mine))
+  }
+  return answer
+}
+
+function toBuble(
+  buble: BubleRow,
+  owner: { id: string; name: string; email: string },
+  members: MemberWithUser[],
+  mine: MembershipRow | undefined,
+): Buble {
+  const refs: MemberRef[] = members.map(({ membership, user }) => ({
+    id: membership.userId,
+    name: user.name,
+    avatar_url: user.avatarUrl,
+  }))
+  // A viewer outside the buble (an admin view, say) holds nothing in it.
+  const role: BubleRole = mine?.role ?? 'member'
+  return {
+    id: buble.id,
+    slug: buble.slug,
+    name: buble.name,
+    created_at: buble.createdAt.toISOString(),
+    owner_id: buble.ownerId,
+    owner,
+    member_count: refs.length,
+    members: refs,
+    my_role: role,
+    my_permissions: mine ? effectivePermissions(mine) : [],
+  }
+}
+
+/** One buble as its member sees it. */
+export async function loadBuble(db: Executor, id: string, viewerId: string): Promise<Buble> {
+  const [buble] = await loadBubles(db, [id], viewerId)
+  if (!buble) throw bubleNotFound()
+  return buble
+}
+
+/** The ids of a user's bubles, newest first. */
+export async function bubleIdsOf(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: bubles.id })
+    .from(memberships)
+    .innerJoin(bubles, eq(bubles.id, memberships.bubleId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(sql`${bubles.createdAt} desc`, sql`${bubles.id} desc`)
+  return rows.map((row) => row.id)
+}

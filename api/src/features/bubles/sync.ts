@@ -1,0 +1,38 @@
+/** The bubles feature in sync: its synced tables (bubles, members) and the mutations it handles. */
+
+import type { MutationHandlers, SyncSource } from '../../lib/sync-sources.ts'
+import { scanTable } from '../../lib/sync-sources.ts'
+import { loadBubles, loadMembersByKey } from './queries.ts'
+import type { BublesService } from './service.ts'
+
+export const bubleSyncSources: SyncSource[] = [
+  {
+    entity: 'buble',
+    scan: scanTable('buble', 'bubles', 'id'),
+    load: async (db, ids, userId) => new Map((await loadBubles(db, ids, userId)).map((buble) => [buble.id, buble])),
+  },
+  {
+    entity: 'member',
+    // A member's change id is `<buble_id>:<user_id>`, so a device can name the row it makes offline.
+    scan: scanTable('member', 'memberships', 'buble_id', "x.buble_id::text || ':' || x.user_id::text"),
+    load: (db, keys) => loadMembersByKey(db, keys),
+  },
+]
+
+export function bubleMutations(
+  bubles: BublesService,
+): Pick<MutationHandlers, 'buble.create' | 'buble.delete' | 'buble.leave' | 'invite.create' | 'invite.accept'> {
+  return {
+    'buble.create': async (user, args) => (await bubles.create(user, args)).buble,
+    'buble.delete': async (user, args) => {
+      await bubles.remove(user, args.id)
+      return null
+    },
+    'buble.leave': async (user, args) => {
+      await bubles.leave(user, args.buble_id)
+      return null
+    },
+    'invite.create': (user, { buble_id, ...body }) => bubles.createInvite(user, buble_id, body),
+    'invite.accept': (user, args) => bubles.acceptInvite(user, args.code),
+  }
+}

@@ -1,0 +1,19 @@
+/** Sync (CONTRACT §5): push through the same services REST uses, pull from every feature's synced tables. */
+
+import type { PullQuery } from '@buble/sync/protocol'
+import { pull } from '@buble/sync/server/pull'
+import type { Db } from '../../db/client.ts'
+import type { UserRow } from '../../lib/accounts.ts'
+import type { MutationHandlers, SyncSource } from '../../lib/sync-sources.ts'
+import { createPushHandler, type PushHooks } from './push.ts'
+import { createPullStore } from './store.ts'
+
+export type SyncService = ReturnType<typeof syncService>
+
+export function syncService(db: Db, sources: readonly SyncSource[], handlers: MutationHandlers, hooks: PushHooks = {}) {
+  const store = createPullStore(db, sources)
+  return {
+    push: createPushHandler(db, handlers, hooks),
+    pull: (user: UserRow, query: PullQuery) => pull(store, user.id, query),
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Pokes from every API process to the live streams of this one. Writers send them with NOTIFY in
+ * their transaction (lib/sync-writes.ts); this is the listening half: one LISTEN per process, fanned
+ * out in memory to the streams open here.
+ */
+
+import { ENTITIES } from '@buble/sync/protocol'
+import { z } from 'zod'
+import type { Database } from '../db/client.ts'
+import type { Logger } from './log.ts'
+import { type Poke, SYNC_CHANNEL } from './sync-writes.ts'
+
+/** A poke, or `resync`: pokes may have been missed, so every stream should pull once. */
+export type BusEvent = Poke | { resync: true }
+
+export interface ChangeBus {
+  subscribe(listener: (event: BusEvent) => void): () => void
+  close(): Promise<void>
+}
+
+const Payload = z.array(
+  z.object({ buble_id: z.string(), entity: z.enum(ENTITIES), user_id: z.string().optional() }).strict(),
+)
+
+export async function createChangeBus(database: Database, log: Logger): Promise<ChangeBus> {
+  const listeners = new Set<(event: BusEvent) => void>()
+  const emit = (event: BusEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event)
+      } catch (err) {
+        log.error('poke listener failed', { err })
+      }
+    }
+  }
+  const unlisten = await database.listen(
+    SYNC_CHANNEL,
+    (payload) => {
+      let pokes: z.infer<typeof Payload>
+      try {
+        pokes = Payload.parse(JSON.parse(payload))
+      } catch (err) {
+        log.warn('unreadable poke', { err })
+        return
+      }
+      for (const poke of pokes) emit(poke)
+    },
+    () => {
+      log.warn('poke listener reconnected; streams resync')
+      emit({ resync: true })
+    },
+  )
+  return {
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async close() {
+      listeners.clear()
+      await unlisten()
+    },
+  }
+}

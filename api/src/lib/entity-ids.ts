@@ -1,0 +1,21 @@
+/** Client-chosen ids (CONTRACT §7): the same id again from the same user for the same kind is that row; anything else is a 409. */
+
+import { eq } from 'drizzle-orm'
+import type { Executor } from '../db/client.ts'
+import { entityIds } from '../db/schema.ts'
+import { conflict } from './errors.ts'
+
+export const ID_IN_USE = 'This id is already in use'
+
+/**
+ * Claims `id` for a new row of `kind` made by `userId`. Answers 'new' when it was free and
+ * 'existing' when this user already made a row of this kind with it; throws 409, revealing nothing
+ * about the row, when another user or another kind holds it.
+ */
+export async function claimId(tx: Executor, id: string, kind: string, userId: string): Promise<'new' | 'existing'> {
+  const inserted = await tx.insert(entityIds).values({ id, kind, userId }).onConflictDoNothing().returning()
+  if (inserted.length > 0) return 'new'
+  const [holder] = await tx.select().from(entityIds).where(eq(entityIds.id, id)).limit(1)
+  if (holder?.kind === kind && holder.userId === userId) return 'existing'
+  throw conflict(ID_IN_USE)
+}

@@ -1,0 +1,149 @@
+/**
+ * The one path for writes to synced tables. A sync write is a transaction that takes the version
+ * lock before anything else, so versions become visible in the order they were taken and a pull
+ * never skips a row that commits late; it ends by stamping each touched buble's `changed_version`
+ * and sending pokes with NOTIFY, which PostgreSQL delivers on commit (and drops on rollback).
+ *
+ * A service runs its whole body, reads included, inside `syncWrite`. When the push handler already
+ * holds a write open for a mutation, the service joins it (AsyncLocalStorage), so the mutation's
+ * idempotency record and its effects commit together. On PGlite a query outside the open
+ * transaction would wait for it forever: inside `syncWrite`, query through `w.tx` only.
+ */
+
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { Entity } from '@buble/sync/protocol'
+import { sql } from 'drizzle-orm'
+import type { Db, Tx } from '../db/client.ts'
+import { syncTombstones } from '../db/schema.ts'
+
+/** The NOTIFY channel pokes travel on. */
+export const SYNC_CHANNEL = 'buble_sync'
+/** Serialises version assignment across every API process. */
+const VERSION_LOCK = 4_201_201
+// NOTIFY payloads must stay under 8000 bytes.
+const MAX_NOTIFY_BYTES = 7000
+
+/** Use in `.set({ version: NEXT_VERSION })` on every update of a synced row. */
+export const NEXT_VERSION = sql<number>`nextval('sync_version')`
+
+/** "Something changed here": devices of the buble's members (or of one user) pull at once. */
+export interface Poke {
+  buble_id: string
+  entity: Entity
+  /** Set when the change concerns one user's set of bubles (joined, left, removed). */
+  user_id?: string
+}
+
+export class SyncWriter {
+  private readonly touched = new Set<string>()
+  private readonly pokes = new Map<string, Poke>()
+
+  constructor(readonly tx: Tx) {}
+
+  /** A fresh version, for a row that must know its own version as it is written. */
+  async takeVersion(): Promise<number> {
+    const result = await this.tx.execute<{ v: string }>(sql`select nextval('sync_version') as v`)
+    return Number((result as unknown as { rows: { v: string }[] }).rows[0]!.v)
+  }
+
+  /** Rows of `entity` in a buble were inserted or updated (with fresh versions). */
+  changed(bubleId: string, entity: Entity): void {
+    this.touched.add(bubleId)
+    this.poke({ buble_id: bubleId, entity })
+  }
+
+  /** Rows of `entity` in a buble were deleted: their members' devices get a `del` for each. */
+  async deleted(entity: Entity, bubleId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return
+    await this.tx.insert(syncTombstones).values(ids.map((id) => ({ entity, entityId: id, bubleId })))
+    this.changed(bubleId, entity)
+  }
+
+  /** A user no longer belongs to a buble: their devices get a `del` of it and forget its content. */
+  async forget(userId: string, bubleId: string): Promise<void> {
+    await this.tx.insert(syncTombstones).values({ entity: 'buble', entityId: bubleId, bubleId, userId })
+    this.poke({ buble_id: bubleId, entity: 'buble', user_id: userId })
+  }
+
+  /** A user joined a buble: their streams learn of it and their devices pull it. */
+  joined(userId: string, bubleId: string): void {
+    this.poke({ buble_id: bubleId, entity: 'buble', user_id: userId })
+  }
+
+  /** A writer for a savepoint: what it records counts only if `absorb` takes it back. */
+  fork(tx: Tx): SyncWriter {
+    return new SyncWriter(tx)
+  }
+
+  absorb(child: SyncWriter): void {
+    for (const id of child.touched) this.touched.add(id)
+    for (const [key, poke] of child.pokes) this.pokes.set(key, poke)
+  }
+
+  private poke(poke: Poke): void {
+    this.pokes.set(`${poke.buble_id}|${poke.entity}|${poke.user_id ?? ''}`, poke)
+  }
+
+  /** Stamps the touched bubles and queues the pokes; runs last, inside the transaction. */
+  async flush(): Promise<void> {
+    if (this.touched.size > 0) {
+      // A fresh version, above every version this transaction wrote.
+      await this.tx.execute(
+        sql`update bubles set changed_version = nextval('sync_version') where id = any(${pgUuidArray([...this.touched])})`,
+      )
+    }
+    for (const payload of notifyPayloads([...this.pokes.values()])) {
+      await this.tx.execute(sql`select pg_notify(${SYNC_CHANNEL}, ${payload})`)
+    }
+  }
+}
+
+/** A text literal PostgreSQL reads as uuid[] (drizzle would spread a JS array into a row). */
+export const pgUuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`
+
+/** Pokes as JSON arrays, each small enough for one NOTIFY. */
+export function notifyPayloads(pokes: readonly Poke[]): string[] {
+  const payloads: string[] = []
+  let batch: string[] = []
+  let size = 2
+  for (const poke of pokes) {
+    const json = JSON.stringify(poke)
+    if (batch.length > 0 && size + json.length + 1 > MAX_NOTIFY_BYTES) {
+      payloads.push(`[${batch.join(',')}]`)
+      batch = []
+      size = 2
+    }
+    batch.push(json)
+    size += json.length + 1
+  }
+  if (batch.length > 0) payloads.push(`[${batch.join(',')}]`)
+  return payloads
+}
+
+const ambient = new AsyncLocalStorage<SyncWriter>()
+
+/** Takes the version lock in an open transaction: do this before any write to a synced table. */
+export async function lockVersions(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${VERSION_LOCK})`)
+}
+
+/** Runs `fn` as a sync write in an already open transaction (a job's, say), and flushes it. */
+export async function syncWriteIn<T>(tx: Tx, fn: (w: SyncWriter) => Promise<T>): Promise<T> {
+  const current = ambient.getStore()
+  if (current) return fn(current)
+  await lockVersions(tx)
+  const writer = new SyncWriter(tx)
+  const result = await ambient.run(writer, () => fn(writer))
+  await writer.flush()
+  return result
+}
+
+/** Runs `fn` as a sync write: in the write already open in this async context, else in a new transaction. */
+export function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): Promise<T> {
+  const current = ambient.getStore()
+  if (current) return fn(current)
+  return db.transaction((tx) => syncWriteIn(tx, fn))
+}
+
+/** Runs `fn` with `writer` as the open write of its async context (the push handler's savepoints). */
+export const withWriter = <T>(writer: SyncWriter, fn: () => Promise<T>): Promise<T> => ambient.run(writer, fn)

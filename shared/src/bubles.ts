@@ -1,0 +1,90 @@
+/** Request and answer shapes of the buble and membership calls (CONTRACT §3.2). */
+
+import { z } from 'zod'
+import { Email } from './auth.ts'
+import { LIMITS } from './constants.ts'
+import { BUBLE_ROLES, PERMISSIONS } from './permissions.ts'
+import { hasControlCharacters } from './text.ts'
+
+export const BUBLE_MESSAGES = {
+  nameRequired: 'Buble name is required',
+  nameTooLong: `Buble name must be at most ${LIMITS.bubleName} characters`,
+  nameControl: 'Buble name must not contain control characters',
+  notFound: 'Buble not found',
+  inviteInvalid: 'Invalid invite code or code has expired',
+  alreadyMember: 'You are already a member of this Buble',
+  ownerCannotLeave: 'The owner cannot leave a Buble. Transfer ownership to another member first, or delete the Buble.',
+  leaveOthers: 'You can only leave a Buble yourself',
+  codeRequired: 'Invite code is required',
+} as const
+
+/** A client-chosen id (CONTRACT §2): a UUID, so an offline row keeps its id. */
+export const ClientId = z.uuid({ error: 'id must be a UUID' })
+
+/** A buble name: trimmed, 1–80 characters, no control characters. */
+export const BubleName = z
+  .string({ error: BUBLE_MESSAGES.nameRequired })
+  .trim()
+  .min(1, BUBLE_MESSAGES.nameRequired)
+  .max(LIMITS.bubleName, BUBLE_MESSAGES.nameTooLong)
+  .refine((name) => !hasControlCharacters(name), BUBLE_MESSAGES.nameControl)
+
+export const CreateBubleBody = z.object({ id: ClientId.optional(), name: BubleName })
+export type CreateBubleBody = z.infer<typeof CreateBubleBody>
+
+export const BubleRoleSchema = z.enum(BUBLE_ROLES)
+export const PermissionSchema = z.enum(PERMISSIONS)
+
+/** A member as lists and headers show them. */
+export const MemberRef = z.object({ id: z.string(), name: z.string(), avatar_url: z.string().nullable() })
+export type MemberRef = z.infer<typeof MemberRef>
+
+export const Buble = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  owner_id: z.string(),
+  owner: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  member_count: z.number().int(),
+  members: z.array(MemberRef),
+  my_role: BubleRoleSchema,
+  my_permissions: z.array(PermissionSchema),
+})
+export type Buble = z.infer<typeof Buble>
+
+export const Member = z.object({
+  user_id: z.string(),
+  role: BubleRoleSchema,
+  permissions: z.array(PermissionSchema),
+  joined_at: z.string(),
+  user: z.object({ name: z.string(), email: z.string(), avatar_url: z.string().nullable() }),
+})
+export type Member = z.infer<typeof Member>
+
+/** The characters of invite codes: no 0/O, 1/I/L or U, so a code read aloud or copied by hand survives. */
+export const INVITE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ'
+export const INVITE_CODE_LENGTH = 10
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+/** Normalises a typed invite code: trimmed, upper-cased, without spaces or dashes. */
+export const normalizeInviteCode = (code: string): string =>
+  code
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '')
+
+export const InviteCode = z
+  .string({ error: BUBLE_MESSAGES.codeRequired })
+  .transform(normalizeInviteCode)
+  .pipe(z.string().min(1, BUBLE_MESSAGES.codeRequired).max(64, BUBLE_MESSAGES.inviteInvalid))
+
+export const CreateInviteBody = z.object({ email: Email.optional() })
+export type CreateInviteBody = z.infer<typeof CreateInviteBody>
+
+export const Invite = z.object({ code: z.string(), expires_at: z.string() })
+export type Invite = z.infer<typeof Invite>
+
+/** `/api/bubles/:idOrSlug`: a UUID is an id, anything else a slug. */
+export const isUuid = (value: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
