@@ -26,12 +26,14 @@ import { AppError, errorHandler, notFound } from './lib/errors.ts'
 import { describe } from './lib/openapi.ts'
 import type { MutationHandlers } from './lib/sync-sources.ts'
 
-/** Options only code can set (tests), never the environment. */
-export interface ServiceOptions {
+/** Options only code can set (test servers), never the environment or a config file. */
+export interface AppOptions {
   pushHooks?: PushHooks
+  /** How often a live stream sends a keep-alive and checks its token again (default 25 s). */
+  streamHeartbeatMs?: number
 }
 
-export function createServices(deps: Deps, options: ServiceOptions = {}) {
+export function createServices(deps: Deps, options: AppOptions = {}) {
   const bubles = bublesService(deps)
   const users = usersService(deps, {
     deletionSteps: [bubles.accountDeletionStep],
@@ -69,7 +71,7 @@ export const CONTENT_SECURITY_POLICY = {
   formAction: ["'self'"],
 }
 
-export function createApp(deps: Deps, services: Services = createServices(deps)) {
+export function createApp(deps: Deps, services: Services = createServices(deps), options: AppOptions = {}) {
   const app = new Hono<AppEnv>()
   app.use(
     secureHeaders({
@@ -103,7 +105,13 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
     .get(
       '/stream',
       describe({ tag: 'sync', summary: 'Server-sent events: ready, then a poke whenever your bubles change' }),
-      streamHandler({ db: deps.db, bus: deps.bus, authenticate, log: deps.log }),
+      streamHandler({
+        db: deps.db,
+        bus: deps.bus,
+        authenticate,
+        log: deps.log,
+        heartbeatMs: options.streamHeartbeatMs,
+      }),
     )
   app.route('/api', api)
 

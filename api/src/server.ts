@@ -1,9 +1,13 @@
-/** Starts Buble: config, secrets, database and migrations, the API and the built PWA on one port, the scheduler. */
+/**
+ * Starts Buble: config, secrets, database and migrations, the API and the built PWA on one port, the scheduler.
+ * `boot` takes options only code can set (test servers); `node api/src/server.ts` boots with none.
+ */
 
+import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import { createApp, createServices } from './app.ts'
+import { type AppOptions, createApp, createServices } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import type { Deps } from './deps.ts'
@@ -19,7 +23,7 @@ import { createAccessTokens } from './lib/tokens.ts'
 
 const PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url))
 
-async function main() {
+export async function boot(options: AppOptions = {}): Promise<void> {
   let config: ReturnType<typeof loadConfig>
   try {
     config = loadConfig()
@@ -48,8 +52,8 @@ async function main() {
     bus,
     now: () => new Date(),
   }
-  const services = createServices(deps)
-  const app = createApp(deps, services)
+  const services = createServices(deps, options)
+  const app = createApp(deps, services, options)
   servePwa(app, PWA_DIST)
 
   const scheduler = createScheduler(database, [services.users.deletionJob], log)
@@ -77,7 +81,12 @@ async function main() {
   process.on('SIGTERM', shutdown)
 }
 
-main().catch((err) => {
-  process.stderr.write(`Buble failed to start: ${err instanceof Error ? err.message : String(err)}\n`)
-  process.exit(1)
-})
+export function bootOrExit(options: AppOptions = {}): void {
+  boot(options).catch((err) => {
+    process.stderr.write(`Buble failed to start: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(1)
+  })
+}
+
+// Started as a program (not imported by a test server).
+if (process.argv[1] && realpathSync(fileURLToPath(import.meta.url)) === realpathSync(process.argv[1])) bootOrExit()

@@ -18,8 +18,11 @@ export const BUBLE_MESSAGES = {
   codeRequired: 'Invite code is required',
 } as const
 
+/** A UUID in any case names the same row; rows are keyed by the lower-case form. */
+export const Uuid = (message: string) => z.uuid({ error: message }).transform((id) => id.toLowerCase())
+
 /** A client-chosen id (CONTRACT §2): a UUID, so an offline row keeps its id. */
-export const ClientId = z.uuid({ error: 'id must be a UUID' })
+export const ClientId = Uuid('id must be a UUID')
 
 /** A buble name: trimmed, 1–80 characters, no control characters. */
 export const BubleName = z
@@ -77,7 +80,8 @@ export const normalizeInviteCode = (code: string): string =>
 export const InviteCode = z
   .string({ error: BUBLE_MESSAGES.codeRequired })
   .transform(normalizeInviteCode)
-  .pipe(z.string().min(1, BUBLE_MESSAGES.codeRequired).max(64, BUBLE_MESSAGES.inviteInvalid))
+  // Any other length is simply a code that does not exist: 410, as for every unknown code.
+  .pipe(z.string().min(1, BUBLE_MESSAGES.codeRequired))
 
 export const CreateInviteBody = z.object({ email: Email.optional() })
 export type CreateInviteBody = z.infer<typeof CreateInviteBody>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { isMutationName, MAX_PUSH_BATCH, MUTATION_NAMES, PushBody } from './protocol.ts'
+import { isMutationName, MAX_PUSH_BATCH, MUTATION_ARGS, MUTATION_NAMES, PushBody } from './protocol.ts'
 
 const mutation = (overrides: Record<string, unknown> = {}) => ({
   id: '0192b3c4-d5e6-7f80-9123-456789abcdef',
@@ -30,9 +30,21 @@ describe('push batches', () => {
 })
 
 describe('mutation names', () => {
-  test('the contract lists 24 names, each entity.verb', () => {
-    expect(MUTATION_NAMES).toHaveLength(24)
+  test("the contract's 24 names come first, then the other buble writes; each is entity.verb", () => {
+    expect(MUTATION_NAMES).toHaveLength(28)
+    expect(MUTATION_NAMES.slice(24)).toEqual(['buble.delete', 'buble.leave', 'invite.create', 'invite.accept'])
     for (const name of MUTATION_NAMES) expect(name).toMatch(/^[a-z]+\.[a-z]+$/)
+  })
+
+  test('every handled mutation is a known name', () => {
+    for (const name of Object.keys(MUTATION_ARGS)) expect(isMutationName(name)).toBe(true)
+  })
+
+  test('buble.create needs the id the device chose, and trims the name', () => {
+    const id = '0192b3c4-d5e6-7f80-9123-456789abcdef'
+    expect(MUTATION_ARGS['buble.create'].parse({ id, name: '  Book club ' })).toEqual({ id, name: 'Book club' })
+    expect(MUTATION_ARGS['buble.create'].safeParse({ name: 'Book club' }).success).toBe(false)
+    expect(MUTATION_ARGS['buble.create'].safeParse({ id, name: '   ' }).success).toBe(false)
   })
 
   test.each([

@@ -4,7 +4,7 @@
  */
 
 import { UpdateProfileBody } from '@buble/shared/auth'
-import { BubleName, ClientId, CreateInviteBody, InviteCode } from '@buble/shared/bubles'
+import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from '@buble/shared/bubles'
 import { z } from 'zod'
 
 /**
@@ -46,7 +46,7 @@ export type MutationName = (typeof MUTATION_NAMES)[number]
 export const isMutationName = (name: string): name is MutationName =>
   (MUTATION_NAMES as readonly string[]).includes(name)
 
-const BubleId = z.uuid({ error: 'buble_id must be a UUID' })
+const BubleId = Uuid('buble_id must be a UUID')
 
 /**
  * The args of each mutation the server handles: the REST body plus the ids of its path (CONTRACT
@@ -78,9 +78,10 @@ export const DEFAULT_PULL_LIMIT = 500
 /** One queued mutation as it crosses the wire; its args are checked per name by the server. */
 export const Mutation = z.object({
   id: z.uuid(),
-  name: z.string().min(1).max(64),
+  // Any string: a name the server does not know rejects that mutation alone (UNKNOWN_MUTATION).
+  name: z.string().max(256),
   args: z.record(z.string(), z.unknown()),
-  createdAt: z.string().min(1).max(64),
+  createdAt: z.string().max(256),
 })
 export type Mutation = z.infer<typeof Mutation>
 

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createApp, createServices, type ServiceOptions, type Services } from '../app.ts'
+import { type AppOptions, createApp, createServices, type Services } from '../app.ts'
 import { type Config, loadConfig } from '../config.ts'
 import type { Database } from '../db/client.ts'
 import type { Deps } from '../deps.ts'
@@ -52,7 +52,7 @@ export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date
 export async function createHarness(
   backend: Backend,
   env: Record<string, string> = {},
-  options: ServiceOptions = {},
+  options: AppOptions = {},
 ): Promise<Harness> {
   const smtp = await startSmtpCapture()
   const dataDir = await mkdtemp(path.join(tmpdir(), 'buble-test-'))
@@ -86,7 +86,7 @@ export async function createHarness(
     now: () => clock.now,
   }
   const services = createServices(deps, options)
-  const app = createApp(deps, services)
+  const app = createApp(deps, services, options)
   const call: Harness['call'] = (method, url, { token, body, headers = {} } = {}) =>
     Promise.resolve(
       app.request(url, {

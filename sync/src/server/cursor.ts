@@ -12,6 +12,8 @@ export interface CursorState {
   version: number
   /** Per-buble lower bounds below `version`. */
   lower: Record<string, number>
+  /** The tombstone horizon when the cursor was issued: a later purge may have taken deletes it needs. */
+  horizon: number
 }
 
 /** A buble the caller belongs to, as the pull sees it. */
@@ -27,11 +29,13 @@ const Wire = z.object({
   e: z.string().min(1).max(64),
   v: z.number().int().min(0),
   b: z.record(z.uuid(), z.number().int().min(0)).optional(),
+  h: z.number().int().min(0).optional(),
 })
 
 export function encodeCursor(state: CursorState): string {
   const wire: z.infer<typeof Wire> = { e: state.epoch, v: state.version }
   if (Object.keys(state.lower).length > 0) wire.b = state.lower
+  if (state.horizon > 0) wire.h = state.horizon
   return Buffer.from(JSON.stringify(wire)).toString('base64url')
 }
 
@@ -40,14 +44,34 @@ export function decodeCursor(raw: string): CursorState | null {
   try {
     const parsed = Wire.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')))
     if (!parsed.success) return null
-    return { epoch: parsed.data.e, version: parsed.data.v, lower: parsed.data.b ?? {} }
+    return { epoch: parsed.data.e, version: parsed.data.v, lower: parsed.data.b ?? {}, horizon: parsed.data.h ?? 0 }
   } catch {
     return null
   }
 }
 
 /** A device that has never pulled. */
-export const freshCursor = (epoch: string): CursorState => ({ epoch, version: 0, lower: {} })
+export const freshCursor = (epoch: string, horizon = 0): CursorState => ({ epoch, version: 0, lower: {}, horizon })
+
+/** What the server knows of its own sync history. */
+export interface SyncState {
+  epoch: string
+  /** The newest version ever issued. */
+  maxVersion: number
+  /** Tombstones up to this version have been purged. */
+  horizon: number
+}
+
+/**
+ * Whether a cursor can be read here: issued by this database (same epoch, not from its future),
+ * and not left behind by a purge since it was issued (deletes it still needed are gone).
+ */
+export function isUsable(cursor: CursorState, state: SyncState): boolean {
+  if (cursor.epoch !== state.epoch || cursor.version > state.maxVersion) return false
+  if (cursor.horizon >= state.horizon) return true
+  const behind = (version: number) => version > 0 && version < state.horizon
+  return !behind(cursor.version) && !Object.values(cursor.lower).some(behind)
+}
 
 /** What the device already has of a buble: everything up to this version. A buble joined since its cursor: nothing. */
 export function lowerBound(state: CursorState, buble: MemberBuble): number {
@@ -65,6 +89,7 @@ export function advanceCursor(
   bubles: readonly MemberBuble[],
   reached: number,
   hasMore: boolean,
+  horizon: number,
 ): CursorState {
   const version = Math.max(state.version, reached)
   const lower: Record<string, number> = {}
@@ -74,5 +99,5 @@ export function advanceCursor(
     const byDefault = buble.joinedVersion <= version ? version : 0
     if (bound !== byDefault) lower[buble.id] = bound
   }
-  return { epoch: state.epoch, version, lower }
+  return { epoch: state.epoch, version, lower, horizon }
 }

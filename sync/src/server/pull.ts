@@ -11,8 +11,10 @@ import {
   decodeCursor,
   encodeCursor,
   freshCursor,
+  isUsable,
   lowerBound,
   type MemberBuble,
+  type SyncState,
 } from './cursor.ts'
 
 /** One row of the change scan, before its data is loaded. */
@@ -38,7 +40,7 @@ export interface ScanRequest {
 /** What the pull needs from the database. */
 export interface PullStore {
   /** The sync epoch, the newest version ever issued, and the tombstone horizon (older cursors may have missed deletes). */
-  state(): Promise<{ epoch: string; maxVersion: number; horizon: number }>
+  state(): Promise<SyncState>
   memberBubles(userId: string): Promise<MemberBuble[]>
   /** The newest version of a change addressed to the user alone (a buble they lost), or 0. */
   userHead(userId: string): Promise<number>
@@ -50,16 +52,11 @@ export interface PullStore {
   snapshot<T>(fn: (store: PullStore) => Promise<T>): Promise<T>
 }
 
-function readCursor(raw: string | undefined, state: { epoch: string; maxVersion: number; horizon: number }) {
-  if (!raw) return { cursor: freshCursor(state.epoch), reset: false }
+function readCursor(raw: string | undefined, state: SyncState) {
+  if (!raw) return { cursor: freshCursor(state.epoch, state.horizon), reset: false }
   const cursor = decodeCursor(raw)
-  const ours =
-    cursor !== null &&
-    cursor.epoch === state.epoch &&
-    cursor.version <= state.maxVersion &&
-    // Tombstones up to the horizon are gone: an older cursor may have missed deletes.
-    (cursor.version === 0 || cursor.version >= state.horizon)
-  return ours ? { cursor, reset: false } : { cursor: freshCursor(state.epoch), reset: true }
+  if (cursor && isUsable(cursor, state)) return { cursor, reset: false }
+  return { cursor: freshCursor(state.epoch, state.horizon), reset: true }
 }
 
 export async function pull(
@@ -73,7 +70,7 @@ export async function pull(
     const state = await snap.state()
     const { cursor, reset } = readCursor(query.cursor, state)
     const [bubles, userHead] = await Promise.all([snap.memberBubles(userId), snap.userHead(userId)])
-    const page = await readPage(snap, userId, cursor, bubles, userHead, query.limit)
+    const page = await readPage(snap, userId, cursor, bubles, userHead, query.limit, state.horizon)
     return reset ? { ...page, reset: true } : page
   })
 }
@@ -99,6 +96,7 @@ async function readPage(
   bubles: readonly MemberBuble[],
   userHead: number,
   limit: number,
+  horizon: number,
 ): Promise<PullResponse> {
   const bounds = bubles
     .map((buble) => ({ id: buble.id, lower: lowerBound(cursor, buble), changed: buble.changedVersion }))
@@ -126,7 +124,7 @@ async function readPage(
   // takes the quick path.
   const last = rows.at(-1)?.version ?? 0
   const reached = hasMore ? last : Math.max(last, userHead, ...bubles.map((buble) => buble.changedVersion))
-  const next = advanceCursor(cursor, bubles, reached, hasMore)
+  const next = advanceCursor(cursor, bubles, reached, hasMore, horizon)
   return { cursor: encodeCursor(next), hasMore, changes: [...fresh, ...changes] }
 }
 

@@ -90,8 +90,9 @@ export function bublesService(deps: Deps) {
   /** Removes a membership: the others see the member go, the user's devices forget the buble. */
   async function removeMember(w: SyncWriter, bubleId: string, userId: string): Promise<void> {
     await w.tx.delete(memberships).where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, userId)))
-    await w.tx.update(bubles).set({ version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
     await w.deleted('member', bubleId, [memberKey(bubleId, userId)])
+    // The buble's member count and list changed too.
+    await w.tx.update(bubles).set({ version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
     w.changed(bubleId, 'buble')
     await w.forget(userId, bubleId)
   }

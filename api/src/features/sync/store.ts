@@ -14,7 +14,6 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 
 export function createPullStore(db: Db, sources: readonly SyncSource[]): PullStore {
   const byEntity = new Map(sources.map((source) => [source.entity, source]))
-  let epoch: string | null = null
 
   function storeOn(exec: Executor): PullStore {
     return {
@@ -25,7 +24,8 @@ export function createPullStore(db: Db, sources: readonly SyncSource[]): PullSto
             (select value from sync_meta where key = 'horizon') as horizon,
             (select case when is_called then last_value else 0 end from sync_version) as max`),
         )
-        epoch ??= row?.epoch ?? null
+        // Read every time: a database restored or reset under a running process has a new epoch.
+        const epoch = row?.epoch
         if (!epoch) throw new Error('sync_meta has no epoch: migrations did not run')
         return { epoch, maxVersion: Number(row?.max ?? 0), horizon: Number(row?.horizon ?? 0) }
       },
@@ -50,9 +50,12 @@ export function createPullStore(db: Db, sources: readonly SyncSource[]): PullSto
       },
 
       async scan(request) {
-        return rowsOf<ScannedChange & { version: string }>(await exec.execute(scanQuery(sources, request))).map(
-          (row) => ({ ...row, version: Number(row.version) }),
-        )
+        const query = scanQuery(sources, request)
+        if (!query) return []
+        return rowsOf<ScannedChange & { version: string }>(await exec.execute(query)).map((row) => ({
+          ...row,
+          version: Number(row.version),
+        }))
       },
 
       async load(entity: Entity, ids, userId) {
@@ -69,7 +72,8 @@ export function createPullStore(db: Db, sources: readonly SyncSource[]): PullSto
   return storeOn(db)
 }
 
-function scanQuery(sources: readonly SyncSource[], request: ScanRequest): SQL {
+/** The scan's SQL, or null when there is nothing to scan. */
+function scanQuery(sources: readonly SyncSource[], request: ScanRequest): SQL | null {
   const limit = sql.raw(String(Math.trunc(request.limit)))
   const legs: SQL[] = []
   if (request.bounds.length > 0) {
@@ -79,12 +83,14 @@ function scanQuery(sources: readonly SyncSource[], request: ScanRequest): SQL {
       from sync_tombstones t join b on t.buble_id = b.id and t.version > b.lb
       where t.user_id is null and b.lb > 0 order by t.version limit ${limit})`)
   }
-  // Bubles the caller lost; not one they belong to again.
-  legs.push(sql`(select t.entity, t.entity_id as id, t.buble_id, t.version, 'del'::text as op
+  // Bubles the caller lost; not one they belong to again. A device starting from nothing has nothing to forget.
+  if (request.userLower > 0)
+    legs.push(sql`(select t.entity, t.entity_id as id, t.buble_id, t.version, 'del'::text as op
     from sync_tombstones t
     where t.user_id = ${request.userId} and t.version > ${request.userLower}
       and t.buble_id <> all(${pgUuidArray(request.memberOf)})
     order by t.version limit ${limit})`)
+  if (legs.length === 0) return null
   const ids = pgUuidArray(request.bounds.map((bound) => bound.id))
   const lowers = sql`${`{${request.bounds.map((bound) => bound.lower).join(',')}}`}::bigint[]`
   return sql`with b(id, lb) as (select * from unnest(${ids}, ${lowers}))

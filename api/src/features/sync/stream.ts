@@ -20,7 +20,7 @@ export interface StreamDeps {
   bus: ChangeBus
   authenticate: Authenticate
   log: Logger
-  heartbeatMs?: number
+  heartbeatMs?: number | undefined
 }
 
 const HEARTBEAT_MS = 25_000

@@ -1,0 +1,156 @@
+import { v7 as uuidv7 } from 'uuid'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type Backend, backends, openTestDatabase, type TestDatabase } from '../../testing/databases.ts'
+import { readEvents } from '../../testing/events.ts'
+import { createHarness, type Harness, PASSWORD } from '../../testing/harness.ts'
+import { type ServerProcess, startServerProcess } from '../../testing/server-process.ts'
+import { mutation, push } from '../../testing/sync.ts'
+
+const HEARTBEAT_MS = 300
+
+describe.each(backends())('the live stream on %s', (backend: Backend) => {
+  let h: Harness
+  beforeAll(async () => {
+    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off' }, { streamHeartbeatMs: HEARTBEAT_MS })
+  })
+  afterAll(() => h?.close())
+
+  const open = async (token: string) => {
+    const res = await h.call('GET', '/api/stream', { token })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    const events = readEvents(res)
+    expect((await events.next())?.event).toBe('ready')
+    return events
+  }
+  const newBuble = async (token: string, name: string) =>
+    (await (await h.call('POST', '/api/bubles', { token, body: { name } })).json()) as { id: string }
+
+  test('needs a token', async () => {
+    expect((await h.call('GET', '/api/stream')).status).toBe(401)
+  })
+
+  test("a change in one of the user's bubles pokes their stream; other bubles' changes do not", async () => {
+    const owner = await h.register()
+    const member = await h.register()
+    const outsider = await h.register()
+    const buble = await newBuble(owner.token, 'Poked')
+    const { code } = await (
+      await h.call('POST', `/api/bubles/${buble.id}/invites`, { token: owner.token, body: {} })
+    ).json()
+    await h.call('POST', `/api/bubles/invites/${code}/accept`, { token: member.token })
+    const memberEvents = await open(member.token)
+    const outsiderEvents = await open(outsider.token)
+    try {
+      await push(h, owner.token, [mutation('profile.update', { name: 'Owner Renamed' })])
+      const poke = await memberEvents.next()
+      expect(poke?.event).toBe('poke')
+      expect(JSON.parse(poke?.data ?? '{}')).toMatchObject({ buble_id: buble.id })
+      // The outsider hears only its own buble.
+      const own = await newBuble(outsider.token, 'Elsewhere')
+      const first = await outsiderEvents.next()
+      expect(JSON.parse(first?.data ?? '{}')).toMatchObject({ buble_id: own.id })
+    } finally {
+      await memberEvents.close()
+      await outsiderEvents.close()
+    }
+  })
+
+  test('joining a buble pokes the joiner, whose stream then follows that buble', async () => {
+    const owner = await h.register()
+    const joiner = await h.register()
+    const buble = await newBuble(owner.token, 'Joined live')
+    const events = await open(joiner.token)
+    try {
+      const { code } = await (
+        await h.call('POST', `/api/bubles/${buble.id}/invites`, { token: owner.token, body: {} })
+      ).json()
+      await h.call('POST', `/api/bubles/invites/${code}/accept`, { token: joiner.token })
+      const joined = await events.next()
+      expect(joined?.event).toBe('poke')
+      expect(JSON.parse(joined?.data ?? '{}')).toEqual({ buble_id: buble.id, entity: 'buble' })
+      // From now on the joiner hears the buble's other changes, too.
+      await push(h, owner.token, [mutation('profile.update', { name: 'Owner Again' })])
+      let later = await events.next()
+      while (later?.event === 'poke' && JSON.parse(later.data).entity !== 'member') later = await events.next()
+      expect(JSON.parse(later?.data ?? '{}')).toMatchObject({ buble_id: buble.id, entity: 'member' })
+    } finally {
+      await events.close()
+    }
+  })
+
+  test('a token revoked while the stream is open ends it at the next heartbeat', async () => {
+    const user = await h.register()
+    const res = await h.call('GET', '/api/stream', { token: user.token })
+    const events = readEvents(res)
+    expect((await events.next())?.event).toBe('ready')
+    await h.call('POST', '/api/users/change-password', {
+      token: user.token,
+      body: { currentPassword: PASSWORD, newPassword: 'Another-Passw0rd' },
+    })
+    expect(await events.next(HEARTBEAT_MS * 10)).toBeNull()
+  })
+
+  test('a quiet stream stays open across heartbeats', async () => {
+    const user = await h.register()
+    const events = await open(user.token)
+    try {
+      expect(await events.quietFor(HEARTBEAT_MS * 4)).toBeNull()
+      const buble = await newBuble(user.token, 'Still listening')
+      expect(JSON.parse((await events.next())?.data ?? '{}')).toMatchObject({ buble_id: buble.id })
+    } finally {
+      await events.close()
+    }
+  })
+})
+
+if (backends().includes('postgres')) {
+  describe('two API processes on one PostgreSQL', () => {
+    let database: TestDatabase
+    let a: ServerProcess
+    let b: ServerProcess
+    beforeAll(async () => {
+      database = await openTestDatabase('postgres')
+      ;[a, b] = await Promise.all([
+        startServerProcess({ env: { DATABASE_URL: database.url! } }),
+        startServerProcess({ env: { DATABASE_URL: database.url! } }),
+      ])
+    }, 120_000)
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()])
+      await database?.close()
+    })
+
+    test('a change pushed to process A pokes a stream open on process B within a second', async () => {
+      const json = { 'content-type': 'application/json' }
+      const register = await fetch(`${a.url}/api/auth/register`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Two Nodes', email: `nodes-${uuidv7()}@example.com`, password: PASSWORD }),
+      })
+      const { access_token: token } = (await register.json()) as { access_token: string }
+      const auth = { authorization: `Bearer ${token}` }
+      const stream = await fetch(`${b.url}/api/stream`, { headers: auth })
+      const events = readEvents(stream)
+      try {
+        expect((await events.next())?.event).toBe('ready')
+        const bubleId = uuidv7()
+        const pushed = await fetch(`${a.url}/api/sync/push`, {
+          method: 'POST',
+          headers: { ...json, ...auth },
+          body: JSON.stringify({
+            clientId: 'node-a',
+            mutations: [mutation('buble.create', { id: bubleId, name: 'Across' })],
+          }),
+        })
+        expect(pushed.status).toBe(200)
+        // The issue's bound: the poke reaches process B within a second of the push.
+        const poke = await events.next(1000)
+        expect(poke?.event).toBe('poke')
+        expect(JSON.parse(poke?.data ?? '{}')).toMatchObject({ buble_id: bubleId })
+      } finally {
+        await events.close()
+      }
+    })
+  })
+}
