@@ -1,0 +1,86 @@
+/**
+ * What each mutation does to the device's rows before the server has seen it. Each change is
+ * written against a RowStore so the same code runs when the mutation is made and when it is
+ * re-applied over rows a pull brought (rebase). Changes set values rather than adjust them, so
+ * running one twice is the same as once.
+ */
+
+import { ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
+import type { HandledMutation, MutationArgs } from '../protocol.ts'
+import type { Actor, LocalRow, RowTable } from './local-db.ts'
+
+export interface RowStore {
+  get(table: RowTable, id: string): Promise<LocalRow | undefined>
+  put(table: RowTable, row: LocalRow): Promise<void>
+  delete(table: RowTable, id: string): Promise<void>
+}
+
+export interface RowRef {
+  table: RowTable
+  id: string
+}
+
+export interface Optimistic<N extends HandledMutation> {
+  /** Every row the change may write or delete. */
+  touches(args: MutationArgs<N>, actor: Actor): RowRef[]
+  apply(store: RowStore, args: MutationArgs<N>, actor: Actor, createdAt: string): Promise<void>
+}
+
+type OptimisticMap = { [N in HandledMutation]: Optimistic<N> }
+
+const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`
+
+/** Nothing to show before the server answers (online-only writes: invite codes, joining). */
+const noLocalEffect = { touches: () => [], apply: async () => {} }
+
+const removeBuble = {
+  touches: (args: { id: string } | { buble_id: string }) => [
+    { table: 'bubles' as const, id: 'id' in args ? args.id : args.buble_id },
+  ],
+  // The buble leaves the device's lists at once; its content goes when the server's `del` arrives.
+  apply: async (store: RowStore, args: { id: string } | { buble_id: string }) =>
+    store.delete('bubles', 'id' in args ? args.id : args.buble_id),
+}
+
+export const OPTIMISTIC: OptimisticMap = {
+  'buble.create': {
+    touches: (args, actor) => [
+      { table: 'bubles', id: args.id },
+      { table: 'members', id: memberKey(args.id, actor.id) },
+    ],
+    async apply(store, args, actor, createdAt) {
+      const permissions = [...ROLE_DEFAULT_PERMISSIONS.owner]
+      await store.put('bubles', {
+        id: args.id,
+        buble_id: args.id,
+        // The server picks the slug; until then links use the id.
+        slug: '',
+        name: args.name,
+        created_at: createdAt,
+        owner_id: actor.id,
+        owner: { id: actor.id, name: actor.name, email: actor.email },
+        member_count: 1,
+        members: [{ id: actor.id, name: actor.name, avatar_url: actor.avatar_url }],
+        my_role: 'owner',
+        my_permissions: permissions,
+        _pending: true,
+      })
+      await store.put('members', {
+        id: memberKey(args.id, actor.id),
+        buble_id: args.id,
+        user_id: actor.id,
+        role: 'owner',
+        permissions,
+        joined_at: createdAt,
+        user: { name: actor.name, email: actor.email, avatar_url: actor.avatar_url },
+        _pending: true,
+      })
+    },
+  },
+  'buble.delete': removeBuble,
+  'buble.leave': removeBuble,
+  'invite.create': noLocalEffect,
+  'invite.accept': noLocalEffect,
+  // The profile screen shows the server's answer; members' rows follow with the next pull.
+  'profile.update': noLocalEffect,
+}

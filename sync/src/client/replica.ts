@@ -1,0 +1,171 @@
+/**
+ * The device's copy of the server state with its own pending changes on top. Every row a pending
+ * mutation touched has a shadow holding the server's newest version of it; `rebase` rebuilds such
+ * rows from their shadows and re-applies the outbox in order. Pulled rows update shadows instead
+ * of overwriting pending changes, and a refused mutation is undone by rebasing without it.
+ * Each operation is one Dexie transaction: a crash leaves the replica before or after it, never between.
+ */
+
+import type { Change, MutationResult, PullResponse } from '../protocol.ts'
+import {
+  type Actor,
+  ENTITY_TABLE,
+  type LocalDb,
+  type LocalRow,
+  type OutboxEntry,
+  ROW_TABLES,
+  type RowTable,
+  rowKey,
+  writeMeta,
+} from './local-db.ts'
+import { OPTIMISTIC, type RowStore } from './optimistic.ts'
+
+export const CURSOR_KEY = 'cursor'
+
+const storeOf = (db: LocalDb): RowStore => ({
+  get: (table, id) => db[table].get(id),
+  put: async (table, row) => {
+    await db[table].put(row)
+  },
+  delete: (table, id) => db[table].delete(id),
+})
+
+const everything = (db: LocalDb) => [
+  ...ROW_TABLES.map((table) => db[table]),
+  db.outbox,
+  db.shadows,
+  db.rejections,
+  db.meta,
+]
+
+/** Applies one outbox entry's optimistic change. */
+function applyEntry(db: LocalDb, entry: OutboxEntry): Promise<void> {
+  const optimistic = OPTIMISTIC[entry.name] as {
+    apply(store: RowStore, args: unknown, actor: Actor, createdAt: string): Promise<void>
+  }
+  return optimistic.apply(storeOf(db), entry.args, entry.actor, entry.createdAt)
+}
+
+/** Restores every shadowed row to its server version, forgets shadows nothing touches any more, and re-applies the outbox. */
+async function rebase(db: LocalDb): Promise<void> {
+  const entries = await db.outbox.orderBy('seq').toArray()
+  const touched = new Set(entries.flatMap((entry) => entry.touches))
+  for (const shadow of await db.shadows.toArray()) {
+    if (shadow.value) await db[shadow.table].put(shadow.value)
+    else await db[shadow.table].delete(shadow.rowId)
+    if (!touched.has(shadow.key)) await db.shadows.delete(shadow.key)
+  }
+  for (const entry of entries) await applyEntry(db, entry)
+}
+
+/** Queues a mutation and applies its optimistic change, together or not at all. */
+export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'touches' | 'status'>): Promise<void> {
+  const optimistic = OPTIMISTIC[entry.name] as {
+    touches(args: unknown, actor: Actor): { table: RowTable; id: string }[]
+  }
+  const refs = optimistic.touches(entry.args, entry.actor)
+  return db.transaction('rw', everything(db), async () => {
+    for (const { table, id } of refs) {
+      const key = rowKey(table, id)
+      // The first pending change to a row keeps the server's version of it.
+      if (!(await db.shadows.get(key))) {
+        await db.shadows.put({ key, table, rowId: id, value: (await db[table].get(id)) ?? null })
+      }
+    }
+    await db.outbox.add({ ...entry, touches: refs.map(({ table, id }) => rowKey(table, id)), status: 'pending' })
+    await applyEntry(db, { ...entry, touches: [], status: 'pending' })
+  })
+}
+
+/** Writes the server's version of a row: into its shadow when it has pending changes, else into the table. */
+async function writeServerRow(db: LocalDb, table: RowTable, id: string, row: LocalRow | null) {
+  const key = rowKey(table, id)
+  const shadow = await db.shadows.get(key)
+  if (shadow) await db.shadows.put({ ...shadow, value: row })
+  else if (row) await db[table].put(row)
+  else await db[table].delete(id)
+}
+
+/** A buble is gone from this device: every row of it goes, shadows included. */
+async function dropBuble(db: LocalDb, bubleId: string) {
+  await db.bubles.delete(bubleId)
+  for (const table of ROW_TABLES) if (table !== 'bubles') await db[table].where('buble_id').equals(bubleId).delete()
+  for (const shadow of await db.shadows.toArray()) {
+    if (shadow.value?.buble_id === bubleId || (shadow.table === 'bubles' && shadow.rowId === bubleId))
+      await db.shadows.put({ ...shadow, value: null })
+  }
+}
+
+async function applyChange(db: LocalDb, change: Change) {
+  const table = ENTITY_TABLE[change.entity]
+  if (change.op === 'del') {
+    if (change.entity === 'buble') return dropBuble(db, change.id)
+    return writeServerRow(db, table, change.id, null)
+  }
+  const row: LocalRow = { ...(change.data as Record<string, unknown>), id: change.id, buble_id: change.buble_id }
+  return writeServerRow(db, table, change.id, row)
+}
+
+/**
+ * Applies one pulled page and stores its cursor. The last page of a pull also retires the
+ * mutations the server had applied before it: their effects are in the rows it brought.
+ */
+export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
+  return db.transaction('rw', everything(db), async () => {
+    if (page.reset) {
+      // Start over from the server's state; what is still pending is re-applied on top.
+      for (const table of ROW_TABLES) await db[table].clear()
+      await db.shadows.toCollection().modify({ value: null })
+    }
+    for (const change of page.changes) await applyChange(db, change)
+    if (!page.hasMore)
+      await db.outbox
+        .where('seq')
+        .above(0)
+        .and((entry) => entry.status === 'applied')
+        .delete()
+    await rebase(db)
+    await writeMeta(db, CURSOR_KEY, page.cursor)
+  })
+}
+
+/** Marks answered mutations applied, and undoes refused ones (kept as rejections with what they carried). */
+export function settleResults(db: LocalDb, results: readonly MutationResult[], at: string): Promise<number> {
+  return db.transaction('rw', everything(db), async () => {
+    let refused = 0
+    for (const result of results) {
+      const entry = await db.outbox.where('id').equals(result.id).first()
+      if (!entry?.seq) continue
+      if (result.status === 'rejected') {
+        refused += 1
+        await db.outbox.delete(entry.seq)
+        await db.rejections.put({
+          id: entry.id,
+          name: entry.name,
+          args: entry.args,
+          code: result.code ?? 'REJECTED',
+          message: result.message ?? '',
+          at,
+        })
+      } else {
+        await db.outbox.update(entry.seq, { status: 'applied' })
+      }
+    }
+    if (refused > 0) await rebase(db)
+    return refused
+  })
+}
+
+/** Refuses a mutation on the device's side (the server would not even read it). */
+export function rejectLocally(db: LocalDb, entry: OutboxEntry, code: string, message: string, at: string) {
+  return settleResults(db, [{ id: entry.id, status: 'rejected', code, message }], at)
+}
+
+/** The mutations still to push, in order. */
+export async function pendingEntries(db: LocalDb, limit: number): Promise<OutboxEntry[]> {
+  return db.outbox
+    .orderBy('seq')
+    .filter((entry) => entry.status === 'pending')
+    .limit(limit)
+    .toArray()
+}
