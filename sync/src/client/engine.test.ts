@@ -287,7 +287,7 @@ describe('failures and retries', () => {
       { onUnreachable: () => unreachable.push(1) },
     )
     await engine.mutate('invite.accept', { code: 'ABCDEFGH' })
-    await engine.sync()
+    await engine.settled()
     expect((await engine.status()).state).toBe('offline')
     const waits: number[] = []
     for (let i = 0; i < 8; i++) {
