@@ -1,4 +1,4 @@
-/** The service worker: precache the app shell and open it offline (STYLE.md §7: keep it small). */
+/** The service worker: precache the app shell and open it offline, flush the outbox on background sync (STYLE.md §7: keep it small). */
 
 import { clientsClaim } from 'workbox-core'
 import {
@@ -8,8 +8,12 @@ import {
   precacheAndRoute,
 } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
+import { flushOutbox, userOfSyncTag } from './data/background-sync.ts'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> }
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string
+}
 
 precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
@@ -20,6 +24,13 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { deny
 // A new version waits until the user chooses Reload in the update prompt.
 self.addEventListener('message', (event) => {
   if (event.data?.type === 'SKIP_WAITING') void self.skipWaiting()
+})
+
+// Writes made offline reach the server when the connection returns, even with the app closed.
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent
+  const userId = userOfSyncTag(sync.tag)
+  if (userId) sync.waitUntil(flushOutbox(userId))
 })
 
 clientsClaim()

@@ -35,7 +35,7 @@ test('the header welcomes the user and links Profile; Admin only for platform ad
   act(() => app.session.updateUser({ ...alice, role: 'admin' }))
   expect(screen.getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin')
   await app.user.click(screen.getByRole('button', { name: 'Logout' }))
-  expect(screen.getByRole('heading', { name: 'Sign in to Buble' })).toBeInTheDocument()
+  expect(await screen.findByRole('heading', { name: 'Sign in to Buble' })).toBeInTheDocument()
   expect(app.session.getState().isAuthenticated).toBe(false)
 })
 

@@ -1,14 +1,26 @@
 import { User } from '@buble/shared/auth'
 import { avatarColour, initials } from '@buble/shared/text'
 import { useEffect } from 'react'
-import { Link, NavLink, Outlet, useNavigate } from 'react-router-dom'
+import { Link, NavLink, Outlet } from 'react-router-dom'
+import { DataProvider } from '../data/data-context.tsx'
+import { useSignOut } from '../data/sign-out.ts'
 import { VerificationBanner } from '../features/auth/verification-banner.tsx'
 import { useServices, useSession } from '../session/session-context.tsx'
+import { UnsyncedChangesDialog } from '../ui/unsynced-changes-dialog.tsx'
 
+/** The signed-in screens: the user's device data, the header, and the page. */
 export function SignedInLayout() {
+  return (
+    <DataProvider>
+      <Shell />
+    </DataProvider>
+  )
+}
+
+function Shell() {
   const { api, session } = useServices()
-  const navigate = useNavigate()
   const user = useSession((state) => state.user)
+  const { signOut, unsynced, keepSignedIn } = useSignOut()
 
   // Keep the stored user fresh (verified elsewhere, promoted to admin…); offline, the stored copy serves.
   useEffect(() => {
@@ -25,11 +37,6 @@ export function SignedInLayout() {
       })
     return () => controller.abort()
   }, [api, session])
-
-  function logout() {
-    session.logout()
-    navigate('/login', { replace: true })
-  }
 
   const name = user?.name ?? ''
   return (
@@ -60,7 +67,7 @@ export function SignedInLayout() {
                 Admin
               </NavLink>
             )}
-            <button type="button" className="btn btn-small btn-secondary" onClick={logout}>
+            <button type="button" className="btn btn-small btn-secondary" onClick={() => void signOut()}>
               Logout
             </button>
           </nav>
@@ -70,6 +77,13 @@ export function SignedInLayout() {
       <main id="main" className="app-main">
         <Outlet />
       </main>
+      {unsynced !== null && (
+        <UnsyncedChangesDialog
+          count={unsynced}
+          onStay={keepSignedIn}
+          onSignOut={() => void signOut({ discardUnsynced: true })}
+        />
+      )}
     </div>
   )
 }

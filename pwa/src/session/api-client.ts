@@ -123,5 +123,7 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
     upload: <T>(path: string, form: FormData) => request<T>(path, { method: 'POST', form }),
     /** A protected file (an avatar, say) as a Blob: an <img src> could not send the Bearer header. */
     blob: async (path: string, signal?: AbortSignal) => (await exchange(path, { signal })).blob(),
+    /** The raw answer of a long-lived call (the live stream), after the same token rules. */
+    open: (path: string, signal?: AbortSignal) => exchange(path, { signal }),
   }
 }

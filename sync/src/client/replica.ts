@@ -129,6 +129,14 @@ export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
   })
 }
 
+/** Stores rows the server sent outside a pull (a REST answer), as a pull would; the cursor stays. */
+export function rememberServerChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
+  return db.transaction('rw', everything(db), async () => {
+    for (const change of changes) await applyChange(db, change)
+    await rebase(db)
+  })
+}
+
 /** Marks answered mutations applied, and undoes refused ones (kept as rejections with what they carried). */
 export function settleResults(db: LocalDb, results: readonly MutationResult[], at: string): Promise<number> {
   return db.transaction('rw', everything(db), async () => {

@@ -1,9 +1,9 @@
 import type { Profile } from '@buble/shared/auth'
 import { useState } from 'react'
-import { useNavigate } from 'react-router-dom'
-import { useServices } from '../../session/session-context.tsx'
+import { useSignOut } from '../../data/sign-out.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
+import { UnsyncedChangesDialog } from '../../ui/unsynced-changes-dialog.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { useFlash } from '../../ui/use-flash.ts'
 import { AccountDeletion } from './account-deletion.tsx'
@@ -44,16 +44,10 @@ export function ProfileScreen() {
 }
 
 function ProfileView({ profile, update }: { profile: Profile; update: (patch: Partial<Profile>) => void }) {
-  const { session } = useServices()
-  const navigate = useNavigate()
   const [editing, setEditing] = useState(false)
   const [changingPassword, setChangingPassword] = useState(false)
   const [notice, showNotice] = useFlash()
-
-  function signOut() {
-    session.logout()
-    navigate('/login', { replace: true })
-  }
+  const { signOut, unsynced, keepSignedIn } = useSignOut()
 
   return (
     <div className="page page-narrow">
@@ -120,7 +114,7 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
             <button type="button" className="btn btn-secondary" onClick={() => setChangingPassword(true)}>
               Change Password
             </button>
-            <button type="button" className="btn btn-secondary" onClick={signOut}>
+            <button type="button" className="btn btn-secondary" onClick={() => void signOut()}>
               Sign Out
             </button>
           </div>
@@ -132,6 +126,14 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
         onChange={(deletion) => update({ deletion })}
         onMessage={showNotice}
       />
+
+      {unsynced !== null && (
+        <UnsyncedChangesDialog
+          count={unsynced}
+          onStay={keepSignedIn}
+          onSignOut={() => void signOut({ discardUnsynced: true })}
+        />
+      )}
 
       {changingPassword && (
         <ChangePasswordModal
