@@ -1,0 +1,141 @@
+/**
+ * This device's data for the signed-in user: the local database, the sync engine, and what keeps it
+ * in step. One tab leads (a Web Lock): it holds the live stream and the timer. Any tab's write goes
+ * out at once, one round at a time across tabs and the service worker (a second Web Lock). When the
+ * server cannot be reached, a background sync is registered so the outbox is flushed even after
+ * the app is closed.
+ */
+
+import { SyncEngine } from '@buble/sync/client/engine'
+import { type Actor, type LocalDb, localDbName, openLocalDb, writeMeta } from '@buble/sync/client/local-db'
+import { rememberServerChanges } from '@buble/sync/client/replica'
+import { startStream } from '@buble/sync/client/stream'
+import type { Change, HandledMutation, MutationInput } from '@buble/sync/protocol'
+import type { ApiClient } from '../session/api-client.ts'
+import { exclusively, locks, roundLock } from './locks.ts'
+import { apiTransport, toTransportError } from './transport.ts'
+import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
+
+export interface Device {
+  userId: string
+  db: LocalDb
+  engine: SyncEngine
+  /** Applies a change on this device at once and queues it for the server. */
+  mutate<N extends HandledMutation>(name: N, args: MutationInput<N>): Promise<string>
+  /** Stores rows a REST call answered (a buble just joined), as if pulled. */
+  remember(changes: readonly Change[]): Promise<void>
+  /** Deletes this user's data from the device when it closes (an explicit sign-out). */
+  forgetOnClose(): void
+  close(): void
+}
+
+export interface DeviceOptions {
+  userId: string
+  api: ApiClient
+  actor: () => Actor | null
+}
+
+/** Asks for the lead; `lead` runs while this tab holds it and answers how to stop. Answers how to resign. */
+function electLeader(name: string, lead: () => () => void): () => void {
+  const manager = locks()
+  if (!manager) {
+    const stop = lead()
+    return stop
+  }
+  const resigned = new AbortController()
+  manager
+    .request(name, { signal: resigned.signal }, () => {
+      const stop = lead()
+      return new Promise<void>((release) => {
+        resigned.signal.addEventListener('abort', () => {
+          stop()
+          release()
+        })
+      })
+    })
+    // Resigning before the lead was granted aborts the request: nothing to do.
+    .catch(() => {})
+  return () => resigned.abort()
+}
+
+async function requestBackgroundSync(userId: string): Promise<void> {
+  if (!('serviceWorker' in navigator)) return
+  const registration = (await navigator.serviceWorker.getRegistration()) as
+    | (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
+    | undefined
+  await registration?.sync?.register(`${OUTBOX_SYNC_TAG}${userId}`)
+}
+
+export function openDevice({ userId, api, actor }: DeviceOptions): Device {
+  const db = openLocalDb(localDbName(userId))
+  const engine = new SyncEngine({
+    db,
+    transport: apiTransport(api),
+    actor,
+    exclusive: exclusively(roundLock(userId)),
+    isOnline: () => navigator.onLine,
+    onUnreachable: () => {
+      requestBackgroundSync(userId).catch((err: unknown) => console.warn('Background sync unavailable', err))
+    },
+    onError: (err) => console.error('Sync failed', err),
+  })
+
+  const resign = electLeader(`buble-sync-leader:${userId}`, () => {
+    engine.start()
+    const stream = startStream({
+      open: async (signal) => {
+        try {
+          return await api.open('/stream', signal)
+        } catch (err) {
+          throw toTransportError(err)
+        }
+      },
+      onEvent: () => void engine.sync(),
+    })
+    return () => {
+      stream.stop()
+      engine.stop()
+    }
+  })
+
+  // Back online, or back to the app: catch up at once.
+  const wake = () => void engine.sync()
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') wake()
+  }
+  window.addEventListener('online', wake)
+  window.addEventListener('focus', wake)
+  document.addEventListener('visibilitychange', onVisible)
+
+  // Ask the browser to keep this data through storage pressure: it holds unsent writes.
+  navigator.storage?.persist?.().catch(() => {})
+
+  let closed = false
+  let forget = false
+  return {
+    userId,
+    db,
+    engine,
+    mutate: (name, args) => engine.mutate(name, args),
+    remember: (changes) => rememberServerChanges(db, changes),
+    forgetOnClose() {
+      forget = true
+    },
+    close() {
+      if (closed) return
+      closed = true
+      window.removeEventListener('online', wake)
+      window.removeEventListener('focus', wake)
+      document.removeEventListener('visibilitychange', onVisible)
+      resign()
+      engine.stop()
+      if (forget) db.delete().catch((err: unknown) => console.warn('Could not remove local data', err))
+      else db.close()
+    },
+  }
+}
+
+/** Keeps the token where the service worker can read it (it has no localStorage). */
+export async function storeTokenForWorker(db: LocalDb, auth: { token: string; tokenExpiry: number }) {
+  await writeMeta(db, AUTH_META_KEY, auth)
+}

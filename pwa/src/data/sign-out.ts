@@ -1,0 +1,32 @@
+/**
+ * Signing out on purpose removes the user's data from this device (a shared computer keeps
+ * nothing of them). Writes not yet on the server would be lost with it, so the user is asked
+ * first. A forced sign-out (an expired session) keeps everything for the next sign-in.
+ */
+
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { useServices } from '../session/session-context.tsx'
+import { useDevice } from './data-context.tsx'
+
+export function useSignOut() {
+  const device = useDevice()
+  const { session } = useServices()
+  const navigate = useNavigate()
+  /** Set while the user is asked about unsaved writes: how many there are. */
+  const [unsynced, setUnsynced] = useState<number | null>(null)
+
+  async function signOut({ discardUnsynced = false } = {}) {
+    const count = await device.db.outbox.filter((entry) => entry.status === 'pending').count()
+    if (count > 0 && !discardUnsynced) {
+      setUnsynced(count)
+      return
+    }
+    // The database is deleted as it closes, once the signed-in screens have gone.
+    device.forgetOnClose()
+    session.logout()
+    navigate('/login', { replace: true })
+  }
+
+  return { signOut, unsynced, keepSignedIn: () => setUnsynced(null) }
+}
