@@ -5,8 +5,11 @@
  * DATA_DIR and rate limits off, on PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the
  * local buble_test database; PGlite with a warning when none answers), signs up one user, then runs
  * every scenario below: a short warm-up, then a measured run. It prints a table and a verdict per
- * target. It exits non-zero when a request failed (non-2xx, connection error, timeout); a missed
- * target is printed as MISSED but does not fail the run, since wall-clock numbers depend on the machine.
+ * target. Then the device benchmarks (device.ts): a fresh device pulling 10,000 changes and a device
+ * pushing 500 queued mutations, with the real engine over fake-indexeddb in this process. It exits
+ * non-zero when a request failed (non-2xx, connection error, timeout) or data was lost or doubled;
+ * a missed target is printed as MISSED but does not fail the run, since wall-clock numbers depend
+ * on the machine.
  *
  * Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
  * BENCH_ONLY (comma-separated scenario names).
@@ -20,6 +23,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { type DeviceResult, pullIntoFreshDevice, pushQueued, seedBubles, upToDateCursor } from './device.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
@@ -27,11 +31,15 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/buble_test'
 
-/** What a scenario can use: the signed-up user's token, and anything `prepare` of a scenario adds. */
+/** What a scenario can use: the signed-up user's token, and what `prepare` of a scenario made. */
 interface Context {
   baseUrl: string
   token: string
   userId: string
+  email: string
+  databaseUrl: string | undefined
+  /** Set by scenarios' `prepare`: an up-to-date pull cursor of the user. */
+  cursor?: string
 }
 
 interface Scenario {
@@ -44,6 +52,8 @@ interface Scenario {
   minRatioToBaseline?: number
   /** Target: 99th percentile latency below this many milliseconds. */
   maxP99Ms?: number
+  /** Runs once before the scenario's warm-up. */
+  prepare?: (ctx: Context) => Promise<void>
 }
 
 const bearer = (ctx: Context) => ({ authorization: `Bearer ${ctx.token}` })
@@ -52,7 +62,20 @@ const bearer = (ctx: Context) => ({ authorization: `Bearer ${ctx.token}` })
 const SCENARIOS: Scenario[] = [
   { name: 'health', path: '/api/health', maxP99Ms: 25 },
   { name: 'profile', path: '/api/users/profile', headers: bearer, minRatioToBaseline: 0.4, maxP99Ms: 25 },
+  {
+    // Issue 3: a device that is up to date asks again; the user belongs to 50 bubles.
+    name: 'pull-50',
+    path: (ctx) => `/api/sync/pull?cursor=${ctx.cursor}`,
+    headers: bearer,
+    minRatioToBaseline: 0.4,
+    prepare: async (ctx) => {
+      ctx.cursor = await upToDateCursor(ctx, 50)
+    },
+  },
 ]
+
+/** Device benchmarks, run after the load tests. */
+const DEVICE_BENCHMARKS = ['pull-10k', 'push-500'] as const
 
 interface Measurement {
   scenario: Scenario
@@ -143,7 +166,7 @@ async function stopServer(server: ChildProcess): Promise<void> {
 
 // ---- measuring ------------------------------------------------------------------------------------
 
-async function signUp(baseUrl: string): Promise<Context> {
+async function signUp(baseUrl: string, databaseUrl: string | undefined): Promise<Context> {
   const res = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -154,8 +177,8 @@ async function signUp(baseUrl: string): Promise<Context> {
     }),
   })
   if (res.status !== 201) throw new Error(`POST /api/auth/register answered ${res.status}: ${await res.text()}`)
-  const body = (await res.json()) as { access_token: string; user: { id: string } }
-  return { baseUrl, token: body.access_token, userId: body.user.id }
+  const body = (await res.json()) as { access_token: string; user: { id: string; email: string } }
+  return { baseUrl, token: body.access_token, userId: body.user.id, email: body.user.email, databaseUrl }
 }
 
 async function measure(scenario: Scenario, ctx: Context, seconds: number): Promise<Measurement> {
@@ -222,6 +245,39 @@ function report(measurements: Measurement[], dbLabel: string): { failedRequests:
   return { failedRequests: failed.length > 0 }
 }
 
+// ---- device benchmarks ----------------------------------------------------------------------------
+
+async function runDeviceBenchmarks(
+  baseUrl: string,
+  databaseUrl: string | undefined,
+  only: string[] | undefined,
+): Promise<DeviceResult[]> {
+  const wanted = DEVICE_BENCHMARKS.filter((name) => !only || only.includes(name))
+  if (wanted.length === 0) return []
+  const results: DeviceResult[] = []
+  if (wanted.includes('pull-10k')) {
+    if (!databaseUrl) {
+      console.warn('\npull-10k skipped: seeding 10,000 changes needs PostgreSQL.')
+    } else {
+      // A user of its own, so the load tests' bubles do not count.
+      const ctx = await signUp(baseUrl, databaseUrl)
+      console.log('\npull-10k: seeding 20 bubles of 500 members…')
+      const expected = await seedBubles(ctx, 20, 500)
+      results.push(await pullIntoFreshDevice(ctx, expected))
+    }
+  }
+  if (wanted.includes('push-500')) {
+    console.log('push-500: queueing 500 mutations offline…')
+    results.push(await pushQueued(await signUp(baseUrl, databaseUrl), 500))
+  }
+  console.log('\nDevice benchmarks (the sync engine over fake-indexeddb, in this process):')
+  for (const result of results) {
+    console.log(`  ${result.met ? 'MET   ' : 'MISSED'} ${result.name}: ${result.figure} — target ${result.target}`)
+    if (result.error) console.error(`  ERROR: ${result.name}: ${result.error}`)
+  }
+  return results
+}
+
 // ---- main -----------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
@@ -239,14 +295,17 @@ async function main(): Promise<number> {
   try {
     const health = await waitForHealth(baseUrl, server)
     console.log(`Health: ${JSON.stringify(health)}`)
-    const ctx = await signUp(baseUrl)
+    const ctx = await signUp(baseUrl, database.url)
     const measurements: Measurement[] = []
     for (const scenario of scenarios) {
+      await scenario.prepare?.(ctx)
       console.log(`${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s…`)
       if (WARMUP > 0) await measure(scenario, ctx, WARMUP)
       measurements.push(await measure(scenario, ctx, DURATION))
     }
-    return report(measurements, database.label).failedRequests ? 1 : 0
+    const { failedRequests } = report(measurements, database.label)
+    const devices = await runDeviceBenchmarks(baseUrl, database.url, only)
+    return failedRequests || devices.some((result) => result.error) ? 1 : 0
   } finally {
     await stopServer(server)
     rmSync(dataDir, { recursive: true, force: true })

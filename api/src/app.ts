@@ -49,7 +49,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     users,
     uploads: uploadsService(deps),
     bubles,
-    sync: syncService(deps.db, [...bubleSyncSources], mutations, options.pushHooks),
+    sync: syncService(deps, [...bubleSyncSources], mutations, options.pushHooks),
   }
 }
 export type Services = ReturnType<typeof createServices>

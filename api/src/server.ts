@@ -11,6 +11,7 @@ import { type AppOptions, createApp, createServices } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import type { Deps } from './deps.ts'
+import { syncMaintenanceJob } from './features/sync/maintenance.ts'
 import { createChangeBus } from './lib/change-bus.ts'
 import { createScheduler } from './lib/jobs.ts'
 import { createLogger } from './lib/log.ts'
@@ -56,7 +57,7 @@ export async function boot(options: AppOptions = {}): Promise<void> {
   const app = createApp(deps, services, options)
   servePwa(app, PWA_DIST)
 
-  const scheduler = createScheduler(database, [services.users.deletionJob], log)
+  const scheduler = createScheduler(database, [services.users.deletionJob, syncMaintenanceJob], log)
   scheduler.start()
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

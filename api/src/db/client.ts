@@ -23,10 +23,16 @@ export interface Database {
   /** Runs `fn` only when this process holds the transaction-scoped advisory lock `key`; false otherwise. */
   withAdvisoryLock(key: number, fn: (tx: Tx) => Promise<void>): Promise<boolean>
   /**
-   * Hears NOTIFY on `channel` (from this process or any other on the same database). `onGap` runs
-   * when notifications may have been missed (the listening connection was lost and is back).
+   * Hears NOTIFY on `channel` (from this process or any other on the same database). `onLost` runs
+   * when the listening connection drops (notifications may be missed from then on), `onGap` when it
+   * is back.
    */
-  listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onGap?: () => void,
+    onLost?: () => void,
+  ): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -61,6 +67,9 @@ async function openPglite(target: { pgliteDir: string } | { memory: true }): Pro
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // An idle connection that the server ends (a restart, a failover) is dropped from the pool and
+  // replaced on the next query; without a listener, node-postgres would take the process down.
+  pool.on('error', () => {})
   const client = await pool.connect()
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
@@ -75,8 +84,8 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     kind: 'postgres',
     withAdvisoryLock: (key, fn) => runLocked(db, key, fn),
-    async listen(channel, onPayload, onGap) {
-      const listener = await listenPostgres(url, channel, onPayload, onGap)
+    async listen(channel, onPayload, onGap, onLost) {
+      const listener = await listenPostgres(url, channel, onPayload, onGap, onLost)
       listeners.add(listener)
       return async () => {
         listeners.delete(listener)
@@ -98,6 +107,7 @@ async function listenPostgres(
   channel: string,
   onPayload: (payload: string) => void,
   onGap?: () => void,
+  onLost?: () => void,
 ): Promise<{ stop(): Promise<void> }> {
   let stopped = false
   let client: pg.Client | null = null
@@ -139,6 +149,7 @@ async function listenPostgres(
   function lose(lost: pg.Client) {
     if (stopped || client !== lost) return
     client = null
+    onLost?.()
     void lost.end().catch(() => {})
     scheduleConnect()
   }

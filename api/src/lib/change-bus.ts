@@ -10,8 +10,11 @@ import type { Database } from '../db/client.ts'
 import type { Logger } from './log.ts'
 import { type Poke, SYNC_CHANNEL } from './sync-writes.ts'
 
-/** A poke, or `resync`: pokes may have been missed, so every stream should pull once. */
-export type BusEvent = Poke | { resync: true }
+/**
+ * A poke; `lost`: pokes may be missed from now on (the listening connection dropped); `resync`: it
+ * is back and pokes may have been missed meanwhile, so every stream should pull once.
+ */
+export type BusEvent = Poke | { resync: true } | { lost: true }
 
 export interface ChangeBus {
   subscribe(listener: (event: BusEvent) => void): () => void
@@ -19,7 +22,10 @@ export interface ChangeBus {
 }
 
 const Payload = z.array(
-  z.object({ buble_id: z.string(), entity: z.enum(ENTITIES), user_id: z.string().optional() }).strict(),
+  z.union([
+    z.object({ buble_id: z.string(), entity: z.enum(ENTITIES), user_id: z.string().optional() }).strict(),
+    z.object({ resync: z.literal(true) }).strict(),
+  ]),
 )
 
 export async function createChangeBus(database: Database, log: Logger): Promise<ChangeBus> {
@@ -48,6 +54,10 @@ export async function createChangeBus(database: Database, log: Logger): Promise<
     () => {
       log.warn('poke listener reconnected; streams resync')
       emit({ resync: true })
+    },
+    () => {
+      log.warn('poke listener lost its connection; reconnecting')
+      emit({ lost: true })
     },
   )
   return {

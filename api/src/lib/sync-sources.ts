@@ -11,20 +11,25 @@ import type { UserRow } from './accounts.ts'
 export interface SyncSource {
   entity: Entity
   /**
-   * The rows of this entity in the scanned bubles, newer than each buble's bound. It selects
-   * `entity, id, buble_id, version, op` and may join the bounds as `b(id, lb)`.
+   * The rows of this entity in the scanned bubles, newer than each buble's bound, at most `limit`
+   * per buble. It selects `op, entity, id, buble_id, version` and reads the bounds as `b(id, lb)`.
    */
-  scan: SQL
+  scan(limit: SQL): SQL
   /** The data of `put` changes by id, as the caller would get each row from REST. */
   load(db: Executor, ids: readonly string[], userId: string): Promise<Map<string, unknown>>
 }
 
-/** A scan leg for a table with a `version` column and a buble id column (alias `x`). */
-export function scanTable(entity: Entity, table: string, bubleColumn: string, idExpression = 'x.id::text'): SQL {
-  return sql.raw(
-    `select '${entity}'::text as entity, ${idExpression} as id, x.${bubleColumn} as buble_id, x.version, 'put'::text as op ` +
-      `from ${table} x join b on x.${bubleColumn} = b.id and x.version > b.lb`,
-  )
+/**
+ * A scan leg for a table with a `version` column and a buble id column: for each buble an index
+ * range scan over `(buble column, version)` that stops after `limit` rows, so a page costs the
+ * same however long the buble's history is.
+ */
+export function scanTable(entity: Entity, table: string, bubleColumn: string, idExpression = 'x.id::text') {
+  return (limit: SQL): SQL =>
+    sql`select 'put'::text as op, ${sql.raw(`'${entity}'::text`)} as entity, l.* from b cross join lateral (${sql.raw(
+      `select ${idExpression} as id, x.${bubleColumn} as buble_id, x.version from ${table} x ` +
+        `where x.${bubleColumn} = b.id and x.version > b.lb order by x.version limit `,
+    )}${limit}) l`
 }
 
 /** Applies one mutation for a user, answering what the matching REST call answers. */

@@ -75,6 +75,11 @@ export class SyncWriter {
     return new SyncWriter(tx)
   }
 
+  /** What this write will have poked, once committed. */
+  poked(): Poke[] {
+    return [...this.pokes.values()]
+  }
+
   absorb(child: SyncWriter): void {
     for (const id of child.touched) this.touched.add(id)
     for (const [key, poke] of child.pokes) this.pokes.set(key, poke)
@@ -120,6 +125,11 @@ export function notifyPayloads(pokes: readonly Poke[]): string[] {
   return payloads
 }
 
+/** Tells every process that pokes may not cover what changed (tombstones purged, say): caches go, devices pull. */
+export async function announceResync(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_notify(${SYNC_CHANNEL}, ${JSON.stringify([{ resync: true }])})`)
+}
+
 const ambient = new AsyncLocalStorage<SyncWriter>()
 
 /** Takes the version lock in an open transaction: do this before any write to a synced table. */
@@ -138,11 +148,31 @@ export async function syncWriteIn<T>(tx: Tx, fn: (w: SyncWriter) => Promise<T>):
   return result
 }
 
+const committedListeners = new Set<(pokes: readonly Poke[]) => void>()
+
+/**
+ * Hears this process's own committed pokes at once, before their NOTIFY comes back (a device that
+ * pushes and then pulls must see its own write). Answers how to stop.
+ */
+export function onCommitted(listener: (pokes: readonly Poke[]) => void): () => void {
+  committedListeners.add(listener)
+  return () => committedListeners.delete(listener)
+}
+
 /** Runs `fn` as a sync write: in the write already open in this async context, else in a new transaction. */
-export function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): Promise<T> {
+export async function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): Promise<T> {
   const current = ambient.getStore()
   if (current) return fn(current)
-  return db.transaction((tx) => syncWriteIn(tx, fn))
+  let writer: SyncWriter | undefined
+  const result = await db.transaction((tx) =>
+    syncWriteIn(tx, (w) => {
+      writer = w
+      return fn(w)
+    }),
+  )
+  const pokes = writer?.poked() ?? []
+  if (pokes.length > 0) for (const listener of committedListeners) listener(pokes)
+  return result
 }
 
 /** Runs `fn` with `writer` as the open write of its async context (the push handler's savepoints). */

@@ -246,6 +246,31 @@ describe('pull', () => {
     expect((await db.members.toArray()).map((row) => row.id)).toEqual([`${B2}:x`])
   })
 
+  test('within one page, order holds: rows written before their buble is dropped go with it, later ones stay', async () => {
+    const db = freshDb()
+    const member = (id: string, bubleId: string): Change => ({
+      entity: 'member',
+      op: 'put',
+      id,
+      buble_id: bubleId,
+      data: { user_id: id },
+    })
+    await engineWith(db, {
+      pull: () =>
+        page([
+          serverBuble(B1, 'Left and rejoined'),
+          member(`${B1}:early`, B1),
+          { entity: 'buble', op: 'del', id: B1, buble_id: B1 },
+          serverBuble(B1, 'Left and rejoined'),
+          member(`${B1}:late`, B1),
+          { entity: 'member', op: 'del', id: `${B1}:late`, buble_id: B1 },
+          member(`${B1}:last`, B1),
+        ]),
+    }).engine.sync()
+    expect(await db.bubles.count()).toBe(1)
+    expect((await db.members.toArray()).map((row) => row.id)).toEqual([`${B1}:last`])
+  })
+
   test('a reset starts over from the server state, keeping what is still pending', async () => {
     const db = freshDb()
     await engineWith(db, { pull: () => page([serverBuble(B1, 'Stale')]) }).engine.sync()

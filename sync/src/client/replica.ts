@@ -77,13 +77,55 @@ export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'to
   })
 }
 
-/** Writes the server's version of a row: into its shadow when it has pending changes, else into the table. */
-async function writeServerRow(db: LocalDb, table: RowTable, id: string, row: LocalRow | null) {
-  const key = rowKey(table, id)
-  const shadow = await db.shadows.get(key)
-  if (shadow) await db.shadows.put({ ...shadow, value: row })
-  else if (row) await db[table].put(row)
-  else await db[table].delete(id)
+/**
+ * Writes server changes in order, in bulk: rows collect per table (the last write of an id wins)
+ * and are flushed with bulkPut/bulkDelete; a buble's `del` flushes first, so it also removes rows
+ * of that buble written earlier in the same page. Rows with pending changes go to their shadows.
+ */
+async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
+  const shadows = new Map((await db.shadows.toArray()).map((shadow) => [shadow.key, shadow]))
+  const writes = new Map<RowTable, Map<string, LocalRow | null>>()
+
+  async function flush() {
+    for (const [table, rows] of writes) {
+      const puts: LocalRow[] = []
+      const dels: string[] = []
+      for (const [id, row] of rows) {
+        if (row) puts.push(row)
+        else dels.push(id)
+      }
+      if (puts.length > 0) await db[table].bulkPut(puts)
+      if (dels.length > 0) await db[table].bulkDelete(dels)
+    }
+    writes.clear()
+    for (const shadow of shadows.values()) await db.shadows.put(shadow)
+  }
+
+  function write(table: RowTable, id: string, row: LocalRow | null) {
+    const shadow = shadows.get(rowKey(table, id))
+    if (shadow) {
+      shadows.set(shadow.key, { ...shadow, value: row })
+      return
+    }
+    const rows = writes.get(table) ?? new Map<string, LocalRow | null>()
+    rows.set(id, row)
+    writes.set(table, rows)
+  }
+
+  for (const change of changes) {
+    const table = ENTITY_TABLE[change.entity]
+    if (change.op === 'del' && change.entity === 'buble') {
+      await flush()
+      await dropBuble(db, change.id)
+      // dropBuble emptied the shadows of the buble in the database; keep the map in step.
+      for (const shadow of await db.shadows.toArray()) shadows.set(shadow.key, shadow)
+      continue
+    }
+    if (change.op === 'del') write(table, change.id, null)
+    else
+      write(table, change.id, { ...(change.data as Record<string, unknown>), id: change.id, buble_id: change.buble_id })
+  }
+  await flush()
 }
 
 /** A buble is gone from this device: every row of it goes, shadows included. */
@@ -94,16 +136,6 @@ async function dropBuble(db: LocalDb, bubleId: string) {
     if (shadow.value?.buble_id === bubleId || (shadow.table === 'bubles' && shadow.rowId === bubleId))
       await db.shadows.put({ ...shadow, value: null })
   }
-}
-
-async function applyChange(db: LocalDb, change: Change) {
-  const table = ENTITY_TABLE[change.entity]
-  if (change.op === 'del') {
-    if (change.entity === 'buble') return dropBuble(db, change.id)
-    return writeServerRow(db, table, change.id, null)
-  }
-  const row: LocalRow = { ...(change.data as Record<string, unknown>), id: change.id, buble_id: change.buble_id }
-  return writeServerRow(db, table, change.id, row)
 }
 
 /**
@@ -117,7 +149,7 @@ export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
       for (const table of ROW_TABLES) await db[table].clear()
       await db.shadows.toCollection().modify({ value: null })
     }
-    for (const change of page.changes) await applyChange(db, change)
+    await applyChanges(db, page.changes)
     if (!page.hasMore)
       await db.outbox
         .where('seq')
@@ -132,7 +164,7 @@ export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
 /** Stores rows the server sent outside a pull (a REST answer), as a pull would; the cursor stays. */
 export function rememberServerChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
   return db.transaction('rw', everything(db), async () => {
-    for (const change of changes) await applyChange(db, change)
+    await applyChanges(db, changes)
     await rebase(db)
   })
 }

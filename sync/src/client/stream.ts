@@ -13,6 +13,8 @@ export interface StreamOptions {
   open(signal: AbortSignal): Promise<Response>
   /** An event arrived: the device should pull. */
   onEvent(event: string, data: string): void
+  /** Resolves once there is a network to connect over (default: at once). */
+  whenOnline?: () => Promise<void>
   random?: () => number
   timers?: Timers
 }
@@ -21,7 +23,7 @@ export interface LiveStream {
   stop(): void
 }
 
-export function startStream({ open, onEvent, random = Math.random, timers }: StreamOptions): LiveStream {
+export function startStream({ open, onEvent, whenOnline, random = Math.random, timers }: StreamOptions): LiveStream {
   const clock: Timers = timers ?? {
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -31,6 +33,9 @@ export function startStream({ open, onEvent, random = Math.random, timers }: Str
   let retry: unknown = null
 
   async function connect(): Promise<void> {
+    if (controller.signal.aborted) return
+    // Offline, a connection attempt can only fail: wait for the network first.
+    await whenOnline?.()
     if (controller.signal.aborted) return
     try {
       const res = await open(controller.signal)

@@ -1,7 +1,11 @@
 /**
- * The pull cursor: where a device stands. `version` is the newest version it has of every buble it
- * had when it last pulled; `lower` holds the bubles it is still catching up on (joined since, and
- * backfilled page by page from version 0). Opaque to clients: base64url of JSON.
+ * The pull cursor: where a device stands, in three numbers whatever the number of bubles.
+ * - `version`: the device has every change up to it of every buble it had joined by then;
+ * - `lower` and `upTo`: bubles joined after `version`, up to the join at `upTo`, are being
+ *   backfilled from version 0 and the device has their changes up to `lower`.
+ * A buble joined after `upTo` is new: it is read from 0, and a backfill under way starts over with
+ * it (rare; it re-sends rows the device already has, which is harmless).
+ * Opaque to clients: base64url of JSON.
  */
 
 import { z } from 'zod'
@@ -10,8 +14,9 @@ export interface CursorState {
   /** The database's sync epoch: a cursor of another database (or of a reset one) is not ours. */
   epoch: string
   version: number
-  /** Per-buble lower bounds below `version`. */
-  lower: Record<string, number>
+  /** How far the backfill of bubles joined in (version, upTo] has come. */
+  lower: number
+  upTo: number
   /** The tombstone horizon when the cursor was issued: a later purge may have taken deletes it needs. */
   horizon: number
 }
@@ -25,34 +30,6 @@ export interface MemberBuble {
   changedVersion: number
 }
 
-const Wire = z.object({
-  e: z.string().min(1).max(64),
-  v: z.number().int().min(0),
-  b: z.record(z.uuid(), z.number().int().min(0)).optional(),
-  h: z.number().int().min(0).optional(),
-})
-
-export function encodeCursor(state: CursorState): string {
-  const wire: z.infer<typeof Wire> = { e: state.epoch, v: state.version }
-  if (Object.keys(state.lower).length > 0) wire.b = state.lower
-  if (state.horizon > 0) wire.h = state.horizon
-  return Buffer.from(JSON.stringify(wire)).toString('base64url')
-}
-
-/** The cursor's state, or null when it is not one of ours (not base64url JSON of the right shape). */
-export function decodeCursor(raw: string): CursorState | null {
-  try {
-    const parsed = Wire.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')))
-    if (!parsed.success) return null
-    return { epoch: parsed.data.e, version: parsed.data.v, lower: parsed.data.b ?? {}, horizon: parsed.data.h ?? 0 }
-  } catch {
-    return null
-  }
-}
-
-/** A device that has never pulled. */
-export const freshCursor = (epoch: string, horizon = 0): CursorState => ({ epoch, version: 0, lower: {}, horizon })
-
 /** What the server knows of its own sync history. */
 export interface SyncState {
   epoch: string
@@ -62,42 +39,82 @@ export interface SyncState {
   horizon: number
 }
 
+const Wire = z.object({
+  e: z.string().min(1).max(64),
+  v: z.number().int().min(0),
+  l: z.number().int().min(0).optional(),
+  k: z.number().int().min(0).optional(),
+  h: z.number().int().min(0).optional(),
+})
+
+export function encodeCursor(state: CursorState): string {
+  const wire: z.infer<typeof Wire> = { e: state.epoch, v: state.version }
+  if (state.upTo > state.version) {
+    wire.l = state.lower
+    wire.k = state.upTo
+  }
+  if (state.horizon > 0) wire.h = state.horizon
+  return Buffer.from(JSON.stringify(wire)).toString('base64url')
+}
+
+/** The cursor's state, or null when it is not one of ours (not base64url JSON of the right shape). */
+export function decodeCursor(raw: string): CursorState | null {
+  try {
+    const parsed = Wire.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')))
+    if (!parsed.success) return null
+    const { e, v, l = 0, k = 0, h = 0 } = parsed.data
+    if (l > v) return null
+    // Without a backfill under way there is nothing below the version to track.
+    return k > v
+      ? { epoch: e, version: v, lower: l, upTo: k, horizon: h }
+      : { epoch: e, version: v, lower: v, upTo: v, horizon: h }
+  } catch {
+    return null
+  }
+}
+
+/** A device that has never pulled. */
+export const freshCursor = (epoch: string, horizon = 0): CursorState => ({
+  epoch,
+  version: 0,
+  lower: 0,
+  upTo: 0,
+  horizon,
+})
+
 /**
  * Whether a cursor can be read here: issued by this database (same epoch, not from its future),
- * and not left behind by a purge since it was issued (deletes it still needed are gone).
+ * and not left behind by a purge since it was issued (deletes it still needs are gone).
  */
 export function isUsable(cursor: CursorState, state: SyncState): boolean {
   if (cursor.epoch !== state.epoch || cursor.version > state.maxVersion) return false
   if (cursor.horizon >= state.horizon) return true
   const behind = (version: number) => version > 0 && version < state.horizon
-  return !behind(cursor.version) && !Object.values(cursor.lower).some(behind)
+  return !behind(cursor.version) && !(cursor.upTo > cursor.version && behind(cursor.lower))
 }
 
-/** What the device already has of a buble: everything up to this version. A buble joined since its cursor: nothing. */
-export function lowerBound(state: CursorState, buble: MemberBuble): number {
-  const listed = state.lower[buble.id]
-  if (listed !== undefined) return Math.min(listed, state.version)
-  return buble.joinedVersion <= state.version ? state.version : 0
+/** The cursor as this caller's bubles read it: a buble joined beyond the backfill restarts it with it. */
+export function settle(cursor: CursorState, bubles: readonly MemberBuble[]): CursorState {
+  const newest = Math.max(0, ...bubles.map((buble) => buble.joinedVersion))
+  if (newest <= cursor.upTo) return cursor
+  return { ...cursor, lower: 0, upTo: newest }
+}
+
+/** What the device already has of a buble: every change up to this version. */
+export function lowerBound(cursor: CursorState, buble: MemberBuble): number {
+  if (buble.joinedVersion <= cursor.version) return cursor.version
+  if (buble.joinedVersion <= cursor.upTo) return cursor.lower
+  return 0
 }
 
 /**
  * The cursor after a page. Changes come ordered by version, so a page that reached version
- * `reached` holds every change up to it of every buble; with `hasMore` false it holds all of them.
+ * `reached` holds every change up to it of every buble; with `hasMore` false it holds all of them,
+ * and `reached` is at least every join, so nothing is left to backfill.
  */
-export function advanceCursor(
-  state: CursorState,
-  bubles: readonly MemberBuble[],
-  reached: number,
-  hasMore: boolean,
-  horizon: number,
-): CursorState {
-  const version = Math.max(state.version, reached)
-  const lower: Record<string, number> = {}
-  for (const buble of bubles) {
-    const bound = hasMore ? Math.max(lowerBound(state, buble), reached) : version
-    // Listed only where the default rule would read it wrongly next time.
-    const byDefault = buble.joinedVersion <= version ? version : 0
-    if (bound !== byDefault) lower[buble.id] = bound
-  }
-  return { epoch: state.epoch, version, lower, horizon }
+export function advanceCursor(cursor: CursorState, reached: number, hasMore: boolean, horizon: number): CursorState {
+  const version = Math.max(cursor.version, reached)
+  if (!hasMore) return { epoch: cursor.epoch, version, lower: version, upTo: version, horizon }
+  const lower = Math.min(Math.max(cursor.lower, reached), version)
+  return { epoch: cursor.epoch, version, lower, upTo: Math.max(cursor.upTo, version), horizon }
 }

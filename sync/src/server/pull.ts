@@ -15,6 +15,7 @@ import {
   lowerBound,
   type MemberBuble,
   type SyncState,
+  settle,
 } from './cursor.ts'
 
 /** One row of the change scan, before its data is loaded. */
@@ -37,13 +38,18 @@ export interface ScanRequest {
   limit: number
 }
 
+/** What a pull reads before it scans: the server's sync state and the caller's bubles. */
+export interface PullOutline {
+  state: SyncState
+  bubles: MemberBuble[]
+  /** The newest version of a change addressed to the caller alone (a buble they lost), or 0. */
+  userHead: number
+}
+
 /** What the pull needs from the database. */
 export interface PullStore {
-  /** The sync epoch, the newest version ever issued, and the tombstone horizon (older cursors may have missed deletes). */
-  state(): Promise<SyncState>
-  memberBubles(userId: string): Promise<MemberBuble[]>
-  /** The newest version of a change addressed to the user alone (a buble they lost), or 0. */
-  userHead(userId: string): Promise<number>
+  /** One read: the sync state, the caller's bubles and their newest own change. */
+  outline(userId: string): Promise<PullOutline>
   /** Changes ordered by version, at most `limit`. */
   scan(request: ScanRequest): Promise<ScannedChange[]>
   /** The data of `put` changes, as the caller would get it from REST; ids it cannot find are left out. */
@@ -52,7 +58,15 @@ export interface PullStore {
   snapshot<T>(fn: (store: PullStore) => Promise<T>): Promise<T>
 }
 
-function readCursor(raw: string | undefined, state: SyncState) {
+/** Remembers cursors found up to date, so asking again needs no read (see the api's quiet cache). */
+export interface QuietCache {
+  isQuiet(userId: string, cursor: string): boolean
+  /** A mark taken before reading, so changes made while reading still count. */
+  begin(): number
+  quiet(userId: string, cursor: string, bubles: readonly string[], since: number): void
+}
+
+function readCursor(raw: string | undefined, state: SyncState): { cursor: CursorState; reset: boolean } {
   if (!raw) return { cursor: freshCursor(state.epoch, state.horizon), reset: false }
   const cursor = decodeCursor(raw)
   if (cursor && isUsable(cursor, state)) return { cursor, reset: false }
@@ -63,29 +77,38 @@ export async function pull(
   store: PullStore,
   userId: string,
   query: { cursor?: string | undefined; limit: number },
+  cache?: QuietCache,
 ): Promise<PullResponse> {
-  const quick = await quiet(store, userId, query.cursor)
-  if (quick) return quick
+  const raw = query.cursor
+  if (raw && cache?.isQuiet(userId, raw)) return { cursor: raw, hasMore: false, changes: [] }
+  const since = cache?.begin() ?? 0
+  const outline = await store.outline(userId)
+  const quick = quiet(outline, raw)
+  if (quick) {
+    if (raw)
+      cache?.quiet(
+        userId,
+        raw,
+        outline.bubles.map((buble) => buble.id),
+        since,
+      )
+    return quick
+  }
   return store.snapshot(async (snap) => {
-    const state = await snap.state()
-    const { cursor, reset } = readCursor(query.cursor, state)
-    const [bubles, userHead] = await Promise.all([snap.memberBubles(userId), snap.userHead(userId)])
-    const page = await readPage(snap, userId, cursor, bubles, userHead, query.limit, state.horizon)
+    const outline = await snap.outline(userId)
+    const { cursor, reset } = readCursor(query.cursor, outline.state)
+    const page = await readPage(snap, userId, settle(cursor, outline.bubles), outline, query.limit)
     return reset ? { ...page, reset: true } : page
   })
 }
 
 /** The answer for a device that is up to date, found without a snapshot or a scan; null when there may be changes. */
-async function quiet(store: PullStore, userId: string, raw: string | undefined): Promise<PullResponse | null> {
+function quiet({ state, bubles, userHead }: PullOutline, raw: string | undefined): PullResponse | null {
   if (!raw) return null
-  const [state, bubles, userHead] = await Promise.all([
-    store.state(),
-    store.memberBubles(userId),
-    store.userHead(userId),
-  ])
   const { cursor, reset } = readCursor(raw, state)
   if (reset || userHead > cursor.version) return null
-  if (bubles.some((buble) => buble.changedVersion > lowerBound(cursor, buble))) return null
+  const settled = settle(cursor, bubles)
+  if (bubles.some((buble) => buble.changedVersion > lowerBound(settled, buble))) return null
   return { cursor: raw, hasMore: false, changes: [] }
 }
 
@@ -93,10 +116,8 @@ async function readPage(
   store: PullStore,
   userId: string,
   cursor: CursorState,
-  bubles: readonly MemberBuble[],
-  userHead: number,
+  { state, bubles, userHead }: PullOutline,
   limit: number,
-  horizon: number,
 ): Promise<PullResponse> {
   const bounds = bubles
     .map((buble) => ({ id: buble.id, lower: lowerBound(cursor, buble), changed: buble.changedVersion }))
@@ -112,7 +133,7 @@ async function readPage(
   const rows = hasMore ? scanned.slice(0, limit) : scanned
   const changes = await withData(store, rows, userId)
   // A device with a cursor may still hold a buble it left and has since rejoined (it never saw the
-  // `del`): it drops what it has of each newly joined buble before the buble arrives whole.
+  // `del`): it drops what it has of each buble it now receives from the start, before it arrives.
   const fresh =
     cursor.version > 0
       ? bounds
@@ -124,11 +145,11 @@ async function readPage(
   // takes the quick path.
   const last = rows.at(-1)?.version ?? 0
   const reached = hasMore ? last : Math.max(last, userHead, ...bubles.map((buble) => buble.changedVersion))
-  const next = advanceCursor(cursor, bubles, reached, hasMore, horizon)
+  const next = advanceCursor(cursor, reached, hasMore, state.horizon)
   return { cursor: encodeCursor(next), hasMore, changes: [...fresh, ...changes] }
 }
 
-/** Loads each entity's data in one call, keeping the scan's order; a row gone since the scan is left out. */
+/** Loads each entity's data (one call per entity), keeping the scan's order; a row gone since the scan is left out. */
 async function withData(store: PullStore, rows: readonly ScannedChange[], userId: string): Promise<Change[]> {
   const wanted = new Map<Entity, string[]>()
   for (const row of rows) {
@@ -137,8 +158,9 @@ async function withData(store: PullStore, rows: readonly ScannedChange[], userId
     ids.push(row.id)
     wanted.set(row.entity, ids)
   }
+  // One after another: inside a snapshot they share one connection.
   const loaded = new Map<Entity, Map<string, unknown>>()
-  await Promise.all([...wanted].map(async ([entity, ids]) => loaded.set(entity, await store.load(entity, ids, userId))))
+  for (const [entity, ids] of wanted) loaded.set(entity, await store.load(entity, ids, userId))
   const changes: Change[] = []
   for (const row of rows) {
     const base = { entity: row.entity, id: row.id, buble_id: row.buble_id }

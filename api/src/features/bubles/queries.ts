@@ -87,14 +87,13 @@ export const memberKey = (bubleId: string, userId: string) => `${bubleId}:${user
 /** Bubles as `viewerId` sees them (their role and permissions), in the order of `ids`; missing ones are left out. */
 export async function loadBubles(db: Executor, ids: readonly string[], viewerId: string): Promise<Buble[]> {
   if (ids.length === 0) return []
-  const [rows, members] = await Promise.all([
-    db
-      .select({ buble: bubles, owner: { id: users.id, name: users.name, email: users.email } })
-      .from(bubles)
-      .innerJoin(users, eq(users.id, bubles.ownerId))
-      .where(inArray(bubles.id, [...ids])),
-    membersOf(db, ids),
-  ])
+  // One after another: inside a transaction both share one connection.
+  const rows = await db
+    .select({ buble: bubles, owner: { id: users.id, name: users.name, email: users.email } })
+    .from(bubles)
+    .innerJoin(users, eq(users.id, bubles.ownerId))
+    .where(inArray(bubles.id, [...ids]))
+  const members = await membersOf(db, ids)
   const byBuble = new Map<string, MemberWithUser[]>()
   for (const member of members) {
     const list = byBuble.get(member.membership.bubleId) ?? []

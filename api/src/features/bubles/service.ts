@@ -52,36 +52,52 @@ export type BublesService = ReturnType<typeof bublesService>
 export function bublesService(deps: Deps) {
   const { db, now } = deps
 
-  async function insertBuble(w: SyncWriter, user: UserRow, id: string, name: string): Promise<void> {
+  /** Makes a buble owned by `user` and answers it as REST does, without reading it back. */
+  async function insertBuble(w: SyncWriter, user: UserRow, id: string, name: string): Promise<Buble> {
     const base = slugBase(name)
+    const createdAt = now()
+    let slug = base
     for (let attempt = 0; ; attempt++) {
-      const slug = attempt === 0 ? base : `${base}-${slugSuffix()}`
+      slug = attempt === 0 ? base : `${base}-${slugSuffix()}`
       const inserted = await w.tx
         .insert(bubles)
-        .values({ id, slug, name, ownerId: user.id, createdAt: now() })
+        .values({ id, slug, name, ownerId: user.id, createdAt })
         .onConflictDoNothing({ target: bubles.slug })
         .returning({ id: bubles.id })
       if (inserted.length > 0) break
       if (attempt >= 20) throw new Error('no free slug')
     }
-    await addMember(w, id, user.id, 'owner')
+    await addMember(w, id, user.id, 'owner', { newBuble: true })
+    const permissions = [...ROLE_DEFAULT_PERMISSIONS.owner]
+    return {
+      id,
+      slug,
+      name,
+      created_at: createdAt.toISOString(),
+      owner_id: user.id,
+      owner: { id: user.id, name: user.name, email: user.email },
+      member_count: 1,
+      members: [{ id: user.id, name: user.name, avatar_url: user.avatarUrl }],
+      my_role: 'owner',
+      my_permissions: permissions,
+    }
   }
 
-  async function addMember(w: SyncWriter, bubleId: string, userId: string, role: 'owner' | 'member') {
+  async function addMember(
+    w: SyncWriter,
+    bubleId: string,
+    userId: string,
+    role: 'owner' | 'member',
+    { newBuble = false } = {},
+  ) {
     // The join's version is the member row's own: a device backfilling the buble receives that row,
     // so its cursor cannot pass the join before it has the buble's whole content.
-    const version = await w.takeVersion()
-    await w.tx.insert(memberships).values({
-      bubleId,
-      userId,
-      role,
-      permissions: [...ROLE_DEFAULT_PERMISSIONS[role]],
-      joinedAt: now(),
-      joinedVersion: version,
-      version,
-    })
-    // The buble's member count and list changed too.
-    await w.tx.update(bubles).set({ version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
+    const permissions = `{${ROLE_DEFAULT_PERMISSIONS[role].join(',')}}`
+    await w.tx.execute(sql`insert into memberships (buble_id, user_id, role, permissions, joined_at, joined_version, version)
+      select ${bubleId}, ${userId}, ${role}, ${permissions}::text[], ${now()}, v, v
+      from (select nextval('sync_version') as v) as next`)
+    // The buble's member count and list changed too (a new buble is sent whole anyway).
+    if (!newBuble) await w.tx.update(bubles).set({ version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
     w.changed(bubleId, 'member')
     w.changed(bubleId, 'buble')
     w.joined(userId, bubleId)
@@ -179,8 +195,7 @@ export function bublesService(deps: Deps) {
           if (!existing) throw conflict(ID_IN_USE)
           return { buble: await loadBuble(w.tx, id, user.id), created: false }
         }
-        await insertBuble(w, user, id, args.name)
-        return { buble: await loadBuble(w.tx, id, user.id), created: true }
+        return { buble: await insertBuble(w, user, id, args.name), created: true }
       })
     },
 

@@ -4,16 +4,25 @@ import type { PullQuery } from '@buble/sync/protocol'
 import { pull } from '@buble/sync/server/pull'
 import type { Db } from '../../db/client.ts'
 import type { UserRow } from '../../lib/accounts.ts'
+import type { ChangeBus } from '../../lib/change-bus.ts'
 import type { MutationHandlers, SyncSource } from '../../lib/sync-sources.ts'
 import { createPushHandler, type PushHooks } from './push.ts'
+import { createQuietCache } from './quiet-cache.ts'
 import { createPullStore } from './store.ts'
 
 export type SyncService = ReturnType<typeof syncService>
 
-export function syncService(db: Db, sources: readonly SyncSource[], handlers: MutationHandlers, hooks: PushHooks = {}) {
+export function syncService(
+  { db, bus }: { db: Db; bus: ChangeBus },
+  sources: readonly SyncSource[],
+  handlers: MutationHandlers,
+  hooks: PushHooks = {},
+) {
   const store = createPullStore(db, sources)
+  const quietCache = createQuietCache(bus)
   return {
     push: createPushHandler(db, handlers, hooks),
-    pull: (user: UserRow, query: PullQuery) => pull(store, user.id, query),
+    pull: (user: UserRow, query: PullQuery) => pull(store, user.id, query, quietCache),
+    close: () => quietCache.close(),
   }
 }

@@ -4,49 +4,64 @@
  */
 
 import type { Entity } from '@buble/sync/protocol'
-import type { PullStore, ScannedChange, ScanRequest } from '@buble/sync/server/pull'
-import { type SQL, sql } from 'drizzle-orm'
+import type { PullOutline, PullStore, ScannedChange, ScanRequest } from '@buble/sync/server/pull'
+import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
+import { syncMeta } from '../../db/schema.ts'
 import type { SyncSource } from '../../lib/sync-sources.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 
+type OutlineRow = {
+  epoch: string
+  horizon: string | null
+  max: string | number
+  userHead: string | number
+  bubles: [string, string | number, string | number][] | string
+}
+
+/** The outline of a pull in one statement (prepared on the quick path, which runs on every pull). */
+function outlineQuery(exec: Executor, userId: SQL | SQL.Aliased | ReturnType<typeof sql.placeholder>) {
+  return exec
+    .select({
+      epoch: syncMeta.value,
+      horizon: sql<string | null>`(select value from sync_meta where key = 'horizon')`,
+      max: sql<string>`(select case when is_called then last_value else 0 end from sync_version)`,
+      userHead: sql<string>`(select coalesce(max(version), 0) from sync_tombstones where user_id = ${userId})`,
+      // A primary-key lookup per membership, whatever the number of bubles in the database.
+      bubles: sql<OutlineRow['bubles']>`(select coalesce(json_agg(json_build_array(m.buble_id, m.joined_version,
+          (select b.changed_version from bubles b where b.id = m.buble_id))), '[]'::json)
+        from memberships m where m.user_id = ${userId})`,
+    })
+    .from(syncMeta)
+    .where(eq(syncMeta.key, 'epoch'))
+}
+
+function toOutline(row: OutlineRow | undefined): PullOutline {
+  // Read every time: a database restored or reset under a running process has a new epoch.
+  if (!row) throw new Error('sync_meta has no epoch: migrations did not run')
+  const bubles = typeof row.bubles === 'string' ? (JSON.parse(row.bubles) as OutlineRow['bubles']) : row.bubles
+  return {
+    state: { epoch: row.epoch, maxVersion: Number(row.max), horizon: Number(row.horizon ?? 0) },
+    userHead: Number(row.userHead),
+    bubles: (bubles as [string, string | number, string | number][]).map(([id, joined, changed]) => ({
+      id,
+      joinedVersion: Number(joined),
+      changedVersion: Number(changed),
+    })),
+  }
+}
+
 export function createPullStore(db: Db, sources: readonly SyncSource[]): PullStore {
   const byEntity = new Map(sources.map((source) => [source.entity, source]))
+  const preparedOutline = outlineQuery(db, sql.placeholder('userId')).prepare('sync_outline')
 
-  function storeOn(exec: Executor): PullStore {
+  function storeOn(exec: Executor, prepared: boolean): PullStore {
     return {
-      async state() {
-        const [row] = rowsOf<{ epoch: string | null; horizon: string | null; max: string }>(
-          await exec.execute(sql`select
-            (select value from sync_meta where key = 'epoch') as epoch,
-            (select value from sync_meta where key = 'horizon') as horizon,
-            (select case when is_called then last_value else 0 end from sync_version) as max`),
-        )
-        // Read every time: a database restored or reset under a running process has a new epoch.
-        const epoch = row?.epoch
-        if (!epoch) throw new Error('sync_meta has no epoch: migrations did not run')
-        return { epoch, maxVersion: Number(row?.max ?? 0), horizon: Number(row?.horizon ?? 0) }
-      },
-
-      async memberBubles(userId) {
-        const rows = rowsOf<{ id: string; joined: string; changed: string }>(
-          await exec.execute(sql`select m.buble_id as id, m.joined_version as joined, b.changed_version as changed
-            from memberships m join bubles b on b.id = m.buble_id where m.user_id = ${userId}`),
-        )
-        return rows.map((row) => ({
-          id: row.id,
-          joinedVersion: Number(row.joined),
-          changedVersion: Number(row.changed),
-        }))
-      },
-
-      async userHead(userId) {
-        const [row] = rowsOf<{ head: string | null }>(
-          await exec.execute(sql`select max(version) as head from sync_tombstones where user_id = ${userId}`),
-        )
-        return Number(row?.head ?? 0)
+      async outline(userId) {
+        const rows = prepared ? await preparedOutline.execute({ userId }) : await outlineQuery(exec, sql`${userId}`)
+        return toOutline(rows[0] as OutlineRow | undefined)
       },
 
       async scan(request) {
@@ -65,11 +80,11 @@ export function createPullStore(db: Db, sources: readonly SyncSource[]): PullSto
       },
 
       snapshot: (fn) =>
-        db.transaction((tx) => fn(storeOn(tx)), { isolationLevel: 'repeatable read', accessMode: 'read only' }),
+        db.transaction((tx) => fn(storeOn(tx, false)), { isolationLevel: 'repeatable read', accessMode: 'read only' }),
     }
   }
 
-  return storeOn(db)
+  return storeOn(db, true)
 }
 
 /** The scan's SQL, or null when there is nothing to scan. */
@@ -77,19 +92,21 @@ function scanQuery(sources: readonly SyncSource[], request: ScanRequest): SQL | 
   const limit = sql.raw(String(Math.trunc(request.limit)))
   const legs: SQL[] = []
   if (request.bounds.length > 0) {
-    for (const source of sources) legs.push(sql`(${source.scan} order by version limit ${limit})`)
+    for (const source of sources) legs.push(sql`(${source.scan(limit)} order by version limit ${limit})`)
     // Deletes inside the bubles, except for a buble the device is only now receiving whole.
-    legs.push(sql`(select t.entity, t.entity_id as id, t.buble_id, t.version, 'del'::text as op
-      from sync_tombstones t join b on t.buble_id = b.id and t.version > b.lb
-      where t.user_id is null and b.lb > 0 order by t.version limit ${limit})`)
+    legs.push(sql`(select 'del'::text as op, l.* from b cross join lateral (
+        select t.entity, t.entity_id as id, t.buble_id, t.version from sync_tombstones t
+        where t.buble_id = b.id and t.user_id is null and t.version > b.lb and b.lb > 0
+        order by t.version limit ${limit}) l
+      order by version limit ${limit})`)
   }
   // Bubles the caller lost; not one they belong to again. A device starting from nothing has nothing to forget.
   if (request.userLower > 0)
-    legs.push(sql`(select t.entity, t.entity_id as id, t.buble_id, t.version, 'del'::text as op
-    from sync_tombstones t
-    where t.user_id = ${request.userId} and t.version > ${request.userLower}
-      and t.buble_id <> all(${pgUuidArray(request.memberOf)})
-    order by t.version limit ${limit})`)
+    legs.push(sql`(select 'del'::text as op, t.entity, t.entity_id as id, t.buble_id, t.version
+      from sync_tombstones t
+      where t.user_id = ${request.userId} and t.version > ${request.userLower}
+        and t.buble_id <> all(${pgUuidArray(request.memberOf)})
+      order by t.version limit ${limit})`)
   if (legs.length === 0) return null
   const ids = pgUuidArray(request.bounds.map((bound) => bound.id))
   const lowers = sql`${`{${request.bounds.map((bound) => bound.lower).join(',')}}`}::bigint[]`

@@ -43,6 +43,7 @@ export function streamHandler({ db, bus, authenticate, log, heartbeatMs = HEARTB
         writing = writing.then(() => stream.writeSSE({ event, data: JSON.stringify(data) })).catch(() => stream.abort())
       }
       const onEvent = (event: BusEvent) => {
+        if ('lost' in event) return
         if ('resync' in event) return send('resync', {})
         const poke = { buble_id: event.buble_id, entity: event.entity }
         if (event.user_id) {

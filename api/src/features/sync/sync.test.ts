@@ -2,9 +2,11 @@ import { encodeCursor } from '@buble/sync/server/cursor'
 import { sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { announceResync } from '../../lib/sync-writes.ts'
 import { backends } from '../../testing/databases.ts'
 import { createHarness, type Harness } from '../../testing/harness.ts'
 import { applyChanges, idsOf, mutation, pullAll, pullPage, push } from '../../testing/sync.ts'
+import { SYNC_RETENTION_MS, syncMaintenanceJob } from './maintenance.ts'
 
 describe.each(backends())('sync on %s', (backend) => {
   let h: Harness
@@ -252,6 +254,33 @@ describe.each(backends())('sync on %s', (backend) => {
       expect((await pullPage(h, joiner.token, paged.cursor)).changes).toEqual([])
     })
 
+    test('a device of someone in 120 bubles pages through them with a small cursor', async () => {
+      const { token } = await h.register()
+      await push(
+        h,
+        token,
+        Array.from({ length: 100 }, (_, i) => mutation('buble.create', { id: uuidv7(), name: `Many ${i}` })),
+      )
+      await push(
+        h,
+        token,
+        Array.from({ length: 20 }, (_, i) => mutation('buble.create', { id: uuidv7(), name: `More ${i}` })),
+      )
+      let cursor: string | undefined
+      let pages = 0
+      const seen = new Set<string>()
+      for (;;) {
+        const page = await pullPage(h, token, cursor, 7)
+        pages += 1
+        expect(page.cursor.length).toBeLessThan(200)
+        for (const change of page.changes) if (change.entity === 'buble') seen.add(change.id)
+        cursor = page.cursor
+        if (!page.hasMore) break
+      }
+      expect(pages).toBeGreaterThan(30)
+      expect(seen.size).toBe(120)
+    })
+
     test('leaving brings a del of the buble to the one who left, and a del of their member row to the others', async () => {
       const owner = await h.register()
       const leaver = await h.register()
@@ -305,6 +334,33 @@ describe.each(backends())('sync on %s', (backend) => {
       expect(await pullPage(h, quietUser.token, cursor)).toEqual({ cursor, hasMore: false, changes: [] })
     })
 
+    test("a device that was up to date sees its own write at once, and another member's once its poke arrives", async () => {
+      const owner = await h.register()
+      const member = await h.register()
+      const buble = await newBuble(owner.token, 'Fresh after quiet')
+      await join(member.token, buble.id, owner.token)
+      const { cursor } = await pullAll(h, owner.token)
+      // Quiet twice: the second answer may come from the process's memory.
+      expect((await pullPage(h, owner.token, cursor)).changes).toEqual([])
+      expect((await pullPage(h, owner.token, cursor)).changes).toEqual([])
+      await push(h, owner.token, [mutation('profile.update', { name: 'Own Write' })])
+      const own = await pullPage(h, owner.token, cursor)
+      expect(own.changes.some((change) => change.entity === 'member' && change.id.endsWith(owner.id))).toBe(true)
+      // Another member writes: the poke comes back through LISTEN, then the same cursor is no longer quiet.
+      const poked = new Promise<void>((resolve) => {
+        const stop = h.deps.bus.subscribe((event) => {
+          if ('buble_id' in event && event.buble_id === buble.id) {
+            stop()
+            resolve()
+          }
+        })
+      })
+      await push(h, member.token, [mutation('profile.update', { name: 'Their Write' })])
+      await poked
+      const theirs = await pullPage(h, owner.token, own.cursor)
+      expect(theirs.changes.some((change) => change.entity === 'member' && change.id.endsWith(member.id))).toBe(true)
+    })
+
     test('concurrent writers never make a pulling device skip a change', async () => {
       const owner = await h.register()
       const buble = await newBuble(owner.token, 'Crowded')
@@ -347,6 +403,18 @@ describe.each(backends())('sync on %s', (backend) => {
         epoch = (JSON.parse(Buffer.from(all.cursor, 'base64url').toString()) as { e: string }).e
       })
 
+      // The maintenance job (or a restore) announces a resync; wait until this process has heard it.
+      let resyncs = 0
+      beforeAll(() => {
+        h.deps.bus.subscribe((event) => {
+          if ('resync' in event) resyncs += 1
+        })
+      })
+      const waitForResync = async (before: number) => {
+        for (let i = 0; i < 100 && resyncs === before; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(resyncs).toBeGreaterThan(before)
+      }
+
       const expectReset = async (cursor: string) => {
         const page = await pullPage(h, token, cursor)
         expect(page.reset).toBe(true)
@@ -358,18 +426,35 @@ describe.each(backends())('sync on %s', (backend) => {
 
       test('garbage', () => expectReset('definitely-not-a-cursor'))
       test('a cursor of another database (another epoch)', () =>
-        expectReset(encodeCursor({ epoch: 'another-database', version: 1, lower: {}, horizon: 0 })))
+        expectReset(encodeCursor({ epoch: 'another-database', version: 1, lower: 1, upTo: 1, horizon: 0 })))
       test('a cursor from the future of this database (restored from a backup)', () =>
-        expectReset(encodeCursor({ epoch, version: Number.MAX_SAFE_INTEGER, lower: {}, horizon: 0 })))
+        expectReset(
+          encodeCursor({
+            epoch,
+            version: Number.MAX_SAFE_INTEGER,
+            lower: Number.MAX_SAFE_INTEGER,
+            upTo: Number.MAX_SAFE_INTEGER,
+            horizon: 0,
+          }),
+        ))
 
-      test('a cursor from before a reset: older than the tombstones still kept', async () => {
-        const { cursor } = await pullAll(h, token)
-        const version = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { v: number }).v
-        await h.database.db.execute(
-          sql`insert into sync_meta (key, value) values ('horizon', ${String(version + 1)}) on conflict (key) do update set value = excluded.value`,
-        )
+      test('a cursor from before a purge of the tombstones it still needed', async () => {
+        const owner = await h.register()
+        const other = await h.register()
+        const buble = await newBuble(owner.token, 'Purged history')
+        await join(other.token, buble.id, owner.token)
+        const { cursor } = await pullAll(h, owner.token)
+        // A member leaves (a tombstone), then 90 days pass and the maintenance job purges it.
+        await push(h, other.token, [mutation('buble.leave', { buble_id: buble.id })])
+        const later = new Date(Date.now() + SYNC_RETENTION_MS + 60_000)
+        const before = resyncs
+        await expect(h.database.withAdvisoryLock(1, (tx) => syncMaintenanceJob.run(tx, later))).resolves.toBe(true)
+        await waitForResync(before)
         try {
-          await expectReset(cursor)
+          const page = await pullPage(h, owner.token, cursor)
+          expect(page.reset).toBe(true)
+          expect(page.changes.some((change) => change.id === buble.id)).toBe(true)
+          expect((await pullPage(h, owner.token, page.cursor)).reset).toBeUndefined()
         } finally {
           await h.database.db.execute(sql`delete from sync_meta where key = 'horizon'`)
         }
@@ -377,7 +462,13 @@ describe.each(backends())('sync on %s', (backend) => {
 
       test('a cursor from before the database was reset (new epoch)', async () => {
         const { cursor } = await pullAll(h, token)
-        await h.database.db.execute(sql`update sync_meta set value = 'reset-epoch' where key = 'epoch'`)
+        // As a restore would leave it: a new epoch, announced to running processes.
+        const before = resyncs
+        await h.database.db.transaction(async (tx) => {
+          await tx.execute(sql`update sync_meta set value = 'reset-epoch' where key = 'epoch'`)
+          await announceResync(tx)
+        })
+        await waitForResync(before)
         try {
           await expectReset(cursor)
         } finally {

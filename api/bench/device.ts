@@ -1,0 +1,194 @@
+/**
+ * Device benchmarks for `npm run bench`: a device (the real sync engine over fake-indexeddb, in
+ * this process) against the real server (a child process on PostgreSQL). Each prints a figure and
+ * checks it against the issue's target; the counts are checked exactly (nothing lost, nothing doubled).
+ */
+
+import { SyncEngine } from '@buble/sync/client/engine'
+import type { LocalDb } from '@buble/sync/client/local-db'
+import { testDb } from '@buble/sync/client/test-kit'
+import { createFetchTransport, type Transport } from '@buble/sync/client/transport'
+import type { MutationResult } from '@buble/sync/protocol'
+import pg from 'pg'
+import { v7 as uuidv7 } from 'uuid'
+
+export interface DeviceContext {
+  baseUrl: string
+  token: string
+  userId: string
+  email: string
+  databaseUrl: string | undefined
+}
+
+export interface DeviceResult {
+  name: string
+  /** What was measured, e.g. "10,040 changes in 1.84 s (5,457 changes/s)". */
+  figure: string
+  target: string
+  met: boolean
+  /** A count that is wrong makes the run fail: lost or doubled data is never a matter of speed. */
+  error?: string
+}
+
+// The version lock of lib/sync-writes.ts: the seed writes versions in order like any writer.
+const VERSION_LOCK = 4_201_201
+
+/** A device for `ctx`'s user, recording every push answer. */
+function device(ctx: DeviceContext, db: LocalDb, isOnline?: () => boolean) {
+  const answers: MutationResult[] = []
+  const base = createFetchTransport({ baseUrl: ctx.baseUrl, token: () => ctx.token })
+  const transport: Transport = {
+    async push(body) {
+      const answer = await base.push(body)
+      answers.push(...answer.results)
+      return answer
+    },
+    pull: (cursor, limit) => base.pull(cursor, limit),
+  }
+  const engine = new SyncEngine({
+    db,
+    transport,
+    actor: () => ({ id: ctx.userId, name: 'Bench User', email: ctx.email, avatar_url: null }),
+    intervalMs: 0,
+    ...(isOnline ? { isOnline } : {}),
+  })
+  return { engine, answers }
+}
+
+/**
+ * Puts `bubles` bubles owned by the bench user with `membersPerBuble` other members each straight
+ * into PostgreSQL (registering 10,000 users through the API would measure argon2, not sync).
+ * Answers how many changes a fresh device of the bench user will pull.
+ */
+export async function seedBubles(ctx: DeviceContext, bubles: number, membersPerBuble: number): Promise<number> {
+  if (!ctx.databaseUrl) throw new Error('seeding needs PostgreSQL')
+  const client = new pg.Client({ connectionString: ctx.databaseUrl })
+  await client.connect()
+  const run = uuidv7().slice(-12)
+  const bubleIds = Array.from({ length: bubles }, () => uuidv7())
+  const userIds = Array.from({ length: bubles * membersPerBuble }, () => uuidv7())
+  try {
+    await client.query('begin')
+    await client.query('select pg_advisory_xact_lock($1)', [VERSION_LOCK])
+    await client.query(
+      `insert into users (id, name, email, email_verified, status)
+       select id, 'Seeded Member ' || n, 'seed-' || $2 || '-' || n || '@example.com', true, 'active'
+       from unnest($1::uuid[]) with ordinality as t(id, n)`,
+      [userIds, run],
+    )
+    await client.query(
+      `insert into bubles (id, slug, name, owner_id)
+       select id, 'bench-' || $2 || '-' || n, 'Bench buble ' || n, $3
+       from unnest($1::uuid[]) with ordinality as t(id, n)`,
+      [bubleIds, run, ctx.userId],
+    )
+    const memberBubles = [...bubleIds, ...userIds.map((_, i) => bubleIds[i % bubles]!)]
+    const memberUsers = [...bubleIds.map(() => ctx.userId), ...userIds]
+    const roles = memberBubles.map((_, i) => (i < bubles ? 'owner' : 'member'))
+    await client.query(
+      `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
+       select buble_id, user_id, role,
+         case role when 'owner' then '{manage_buble,delete_buble,manage_members,invite_members,remove_members,change_roles,manage_events,manage_polls,create_events,create_polls,moderate_content,delete_others_content}'::text[]
+           else '{create_events,create_polls}'::text[] end,
+         v, v
+       from (select buble_id, user_id, role, nextval('sync_version') as v
+             from unnest($1::uuid[], $2::uuid[], $3::text[]) as t(buble_id, user_id, role)) m`,
+      [memberBubles, memberUsers, roles],
+    )
+    await client.query(`update bubles set changed_version = nextval('sync_version') where id = any($1::uuid[])`, [
+      bubleIds,
+    ])
+    await client.query('commit')
+  } catch (err) {
+    await client.query('rollback').catch(() => {})
+    throw err
+  } finally {
+    await client.end()
+  }
+  return bubles + bubles * (membersPerBuble + 1)
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+const thousands = (n: number) => Math.round(n).toLocaleString('en-US')
+
+/** A fresh device pulls everything the seed made: time end to end, and changes per second. */
+export async function pullIntoFreshDevice(
+  ctx: DeviceContext,
+  expected: number,
+  targetMs = 3000,
+): Promise<DeviceResult> {
+  const db = testDb(`bench-pull-${uuidv7()}`)
+  const { engine } = device(ctx, db)
+  const started = performance.now()
+  await engine.sync()
+  const elapsed = performance.now() - started
+  const status = await engine.status()
+  const rows = (await db.bubles.count()) + (await db.members.count())
+  db.close()
+  const result: DeviceResult = {
+    name: 'pull into a fresh device',
+    figure: `${thousands(rows)} changes in ${seconds(elapsed)} (${thousands(rows / (elapsed / 1000))} changes/s)`,
+    target: `under ${seconds(targetMs)}`,
+    met: elapsed < targetMs,
+  }
+  if (status.state !== 'idle') result.error = `the device ended ${status.state}: ${status.error}`
+  else if (rows !== expected) result.error = `expected ${expected} rows on the device, found ${rows}`
+  return result
+}
+
+/** A device queues mutations offline, then pushes them all: time, and exactly-once on the server. */
+export async function pushQueued(ctx: DeviceContext, count: number, targetMs = 3000): Promise<DeviceResult> {
+  const db = testDb(`bench-push-${uuidv7()}`)
+  let online = false
+  const { engine, answers } = device(ctx, db, () => online)
+  const run = uuidv7().slice(-8)
+  const ids: string[] = []
+  for (let i = 0; i < count; i++) {
+    const id = uuidv7()
+    ids.push(id)
+    await engine.mutate('buble.create', { id, name: `Queued ${run} ${i + 1}` })
+  }
+  await engine.settled()
+  online = true
+  const started = performance.now()
+  await engine.sync()
+  const elapsed = performance.now() - started
+  const left = await db.outbox.count()
+  db.close()
+
+  const applied = answers.filter((answer) => answer.status === 'applied').length
+  const list = await fetch(`${ctx.baseUrl}/api/bubles`, { headers: { authorization: `Bearer ${ctx.token}` } })
+  const onServer = ((await list.json()) as { id: string; name: string }[]).filter((buble) =>
+    buble.name.startsWith(`Queued ${run} `),
+  )
+  const distinct = new Set(onServer.map((buble) => buble.id))
+  const result: DeviceResult = {
+    name: `push ${count} queued mutations`,
+    figure: `${count} in ${seconds(elapsed)} (${thousands(count / (elapsed / 1000))} mutations/s); on the server ${onServer.length}, lost ${count - distinct.size}, doubled ${onServer.length - distinct.size}`,
+    target: `under ${seconds(targetMs)}, zero lost, zero doubled`,
+    met: elapsed < targetMs,
+  }
+  if (applied !== count || left !== 0) result.error = `${applied} of ${count} applied, ${left} left in the outbox`
+  else if (onServer.length !== count || distinct.size !== count || ids.some((id) => !distinct.has(id)))
+    result.error = `the server holds ${onServer.length} (${distinct.size} distinct) of ${count}`
+  return result
+}
+
+/** Makes the bench user a member of `count` bubles and answers an up-to-date cursor (for the pull load test). */
+export async function upToDateCursor(ctx: DeviceContext, count: number): Promise<string> {
+  const transport = createFetchTransport({ baseUrl: ctx.baseUrl, token: () => ctx.token })
+  const mutations = Array.from({ length: count }, (_, i) => ({
+    id: uuidv7(),
+    name: 'buble.create',
+    args: { id: uuidv7(), name: `Member of many ${i + 1}` },
+    createdAt: new Date().toISOString(),
+  }))
+  for (let i = 0; i < mutations.length; i += 100)
+    await transport.push({ clientId: 'bench', mutations: mutations.slice(i, i + 100) })
+  let cursor: string | undefined
+  for (;;) {
+    const page = await transport.pull(cursor, 1000)
+    cursor = page.cursor
+    if (!page.hasMore) return cursor
+  }
+}
