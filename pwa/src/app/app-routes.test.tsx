@@ -47,11 +47,14 @@ test('a spinner shows until the session is initialised', async () => {
   expect(screen.getByRole('heading', { name: 'Your Bubles' })).toBeInTheDocument()
 })
 
-test('the dashboard shows its empty state, with Join and Create waiting for the bubles feature', async () => {
-  renderApp({ route: '/dashboard', user: alice, api: { [PROFILE]: json(200, alice) } })
-  expect(screen.getByRole('heading', { name: 'No bubles yet' })).toBeInTheDocument()
-  expect(screen.getByRole('button', { name: 'Join Buble' })).toBeDisabled()
-  expect(screen.getByRole('button', { name: 'Create New Buble' })).toBeDisabled()
+test('the dashboard shows its empty state once synced, with Join and Create ready to open their dialogs', async () => {
+  const app = renderApp({ route: '/dashboard', user: alice, api: { [PROFILE]: json(200, alice) } })
+  expect(await screen.findByRole('heading', { name: 'No bubles yet' })).toBeInTheDocument()
+  await app.user.click(screen.getByRole('button', { name: 'Join Buble' }))
+  expect(screen.getByRole('dialog', { name: 'Join Buble' })).toBeInTheDocument()
+  await app.user.keyboard('{Escape}')
+  await app.user.click(screen.getByRole('button', { name: 'Create New Buble' }))
+  expect(screen.getByRole('dialog', { name: 'Create New Buble' })).toBeInTheDocument()
 })
 
 test('the privacy policy is public and states age, deletion and no selling', () => {

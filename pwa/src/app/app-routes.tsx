@@ -5,6 +5,7 @@ import { LoginScreen } from '../features/auth/login-screen.tsx'
 import { RegisterScreen } from '../features/auth/register-screen.tsx'
 import { ResetPasswordScreen } from '../features/auth/reset-password-screen.tsx'
 import { VerifyEmailScreen } from '../features/auth/verify-email-screen.tsx'
+import { BubleScreen } from '../features/bubles/buble-screen.tsx'
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx'
 import { PrivacyScreen } from '../features/privacy/privacy-screen.tsx'
 import { ProfileScreen } from '../features/profile/profile-screen.tsx'
@@ -32,6 +33,7 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route element={<SignedInLayout />}>
             <Route path="/dashboard" element={<DashboardScreen />} />
+            <Route path="/bubles/:slugOrId/:tab?" element={<BubleScreen />} />
             <Route path="/profile" element={<ProfileScreen />} />
           </Route>
         </Route>

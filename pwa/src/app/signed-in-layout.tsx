@@ -5,6 +5,7 @@ import { Link, NavLink, Outlet } from 'react-router-dom'
 import { DataProvider } from '../data/data-context.tsx'
 import { useSignOut } from '../data/sign-out.ts'
 import { VerificationBanner } from '../features/auth/verification-banner.tsx'
+import { SyncStatus } from '../features/sync-status/sync-status.tsx'
 import { useServices, useSession } from '../session/session-context.tsx'
 import { UnsyncedChangesDialog } from '../ui/unsynced-changes-dialog.tsx'
 
@@ -50,14 +51,17 @@ function Shell() {
             <img src="/icons/icon.svg" alt="" width="32" height="32" />
             <span>Buble</span>
           </Link>
-          <span className="welcome">
-            <span className="mini-avatar" style={{ background: avatarColour(name) }} aria-hidden="true">
-              {initials(name)}
+          <div className="header-meta">
+            <span className="welcome">
+              <span className="mini-avatar" style={{ background: avatarColour(name) }} aria-hidden="true">
+                {initials(name)}
+              </span>
+              <span className="welcome-text">
+                Welcome, <strong>{name}</strong>
+              </span>
             </span>
-            <span className="welcome-text">
-              Welcome, <strong>{name}</strong>
-            </span>
-          </span>
+            <SyncStatus />
+          </div>
           <nav className="app-nav" aria-label="Main">
             <NavLink to="/profile" className="nav-link">
               Profile

@@ -91,6 +91,10 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
         }
       },
       onEvent: () => void engine.sync(),
+      whenOnline: () =>
+        navigator.onLine
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => window.addEventListener('online', () => resolve(), { once: true })),
     })
     return () => {
       stream.stop()

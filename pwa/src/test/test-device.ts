@@ -8,8 +8,14 @@ import { openLocalDb } from '@buble/sync/client/local-db'
 import { rememberServerChanges } from '@buble/sync/client/replica'
 import type { Transport } from '@buble/sync/client/transport'
 import type { Change, PullResponse, PushBody, PushResponse } from '@buble/sync/protocol'
+import Dexie from 'dexie'
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
 import type { Device, openDevice } from '../data/device.ts'
+
+// liveQuery (and so every useLiveQuery) silently never runs unless Dexie's own dependencies hold an
+// indexedDB, whatever a database was opened with; Node has none of its own.
+Dexie.dependencies.indexedDB = indexedDB
+Dexie.dependencies.IDBKeyRange = IDBKeyRange
 
 let counter = 0
 

@@ -1,32 +1,79 @@
+import { useState } from 'react'
+import { type LocalBuble, useBubles } from '../../data/bubles.ts'
+import { useDevice } from '../../data/data-context.tsx'
+import { type SyncSummary, useSyncSummary } from '../../data/sync-status.ts'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
-
-// Creating and joining bubles arrive with the bubles feature (next issue); until then the buttons say so.
-const COMING = 'Creating and joining bubles arrives in the next update'
+import { BubleCard } from './buble-card.tsx'
+import { CreateBubleModal } from './create-buble-modal.tsx'
+import { JoinBubleModal } from './join-buble-modal.tsx'
 
 export function DashboardScreen() {
   useDocumentTitle('Your Bubles')
+  const bubles = useBubles()
+  const summary = useSyncSummary()
+  const [dialog, setDialog] = useState<'create' | 'join' | null>(null)
+  const close = () => setDialog(null)
+
   return (
     <div className="page">
       <div className="page-head">
         <h1>Your Bubles</h1>
         <div className="page-actions">
-          <button type="button" className="btn btn-secondary" disabled title={COMING}>
+          <button type="button" className="btn btn-secondary" onClick={() => setDialog('join')}>
             Join Buble
           </button>
-          <button type="button" className="btn btn-primary" disabled title={COMING}>
+          <button type="button" className="btn btn-primary" onClick={() => setDialog('create')}>
             Create New Buble
           </button>
         </div>
       </div>
-      <div className="empty-state">
-        <div className="empty-illustration" aria-hidden="true">
-          <span />
-          <span />
-          <span />
-        </div>
-        <h2>No bubles yet</h2>
-        <p>Create a buble for your family, friends or club, or join one with an invite code from its owner.</p>
-      </div>
+      <DashboardBody bubles={bubles} summary={summary} />
+      {dialog === 'create' && <CreateBubleModal onClose={close} />}
+      {dialog === 'join' && <JoinBubleModal onClose={close} />}
     </div>
+  )
+}
+
+function DashboardBody({ bubles, summary }: { bubles?: LocalBuble[]; summary?: SyncSummary }) {
+  const { engine } = useDevice()
+  if (bubles === undefined || summary === undefined) return <Spinner label="Loading your bubles…" />
+  if (bubles.length > 0) {
+    return (
+      <ul className="buble-grid" aria-label="Your bubles">
+        {bubles.map((buble) => (
+          <li key={buble.id}>
+            <BubleCard buble={buble} />
+          </li>
+        ))}
+      </ul>
+    )
+  }
+  // Before the first pull, an empty list only means "not on this device yet".
+  if (!summary.initialized) {
+    if (summary.state === 'offline') {
+      return (
+        <EmptyState title="You are offline" illustration>
+          <p>Your bubles appear here once you are back online.</p>
+        </EmptyState>
+      )
+    }
+    if (summary.state === 'error') {
+      return (
+        <EmptyState title="Your bubles could not be loaded">
+          <p>Buble keeps trying in the background. You can also try again now.</p>
+          <button type="button" className="btn btn-primary" onClick={() => void engine.sync()}>
+            Try again
+          </button>
+        </EmptyState>
+      )
+    }
+    return <Spinner label="Loading your bubles…" />
+  }
+  return (
+    <EmptyState title="No bubles yet" illustration>
+      <p>Create a buble for your family, friends or club, or join one with an invite code from its owner.</p>
+    </EmptyState>
   )
 }

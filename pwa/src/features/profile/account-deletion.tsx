@@ -4,9 +4,8 @@ import { useState } from 'react'
 import { messageOf } from '../../session/api-client.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { plural } from '../../ui/format.ts'
 import { Modal } from '../../ui/modal.tsx'
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 export function timeRemaining({ days_remaining, hours_remaining }: DeletionStatus): string | null {
   if (days_remaining === null || hours_remaining === null) return null

@@ -4,8 +4,9 @@ import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react'
 import { messageOf } from '../../session/api-client.ts'
 import { useServices } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { Avatar } from '../../ui/avatar.tsx'
+import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { Field } from '../../ui/field.tsx'
-import { Avatar } from './avatar.tsx'
 
 const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif']
 
@@ -45,7 +46,7 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
   async function save(event: FormEvent) {
     event.preventDefault()
     const checked = UpdateProfileBody.safeParse({ name, bio: bio.trim() || null })
-    if (!checked.success) return setError(checked.error.issues[0]?.message ?? 'Failed to update profile')
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? ERROR_TEXTS.updateProfile)
     setError(null)
     setBusy(true)
     let avatarUrl = profile.avatar_url
@@ -65,7 +66,7 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
       session.updateUser(user)
       onSaved(user)
     } catch (err) {
-      setError(messageOf(err, 'Failed to update profile'))
+      setError(messageOf(err, ERROR_TEXTS.updateProfile))
       setBusy(false)
     }
   }

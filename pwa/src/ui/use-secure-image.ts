@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useApi } from '../../session/session-context.tsx'
+import { useApi } from '../session/session-context.tsx'
 
 /** An object URL for a file under /api/uploads/secure/ (it needs the Bearer header, so no plain <img src>). */
 export function useSecureImage(url: string | null): string | null {

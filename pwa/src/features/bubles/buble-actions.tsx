@@ -1,0 +1,134 @@
+import { Invite } from '@buble/shared/bubles'
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import type { LocalBuble } from '../../data/bubles.ts'
+import { useDevice } from '../../data/data-context.tsx'
+import { messageOf } from '../../session/api-client.ts'
+import { useApi } from '../../session/session-context.tsx'
+import { Alert } from '../../ui/alert.tsx'
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
+import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+import { InviteCodeModal } from './invite-code-modal.tsx'
+
+const INVITE_OFFLINE = 'You are offline. Generating an invite needs a connection.'
+const INVITE_NOT_SYNCED = 'This Buble has not reached the server yet. Generate an invite once it is synced.'
+
+interface BubleActionsProps {
+  buble: LocalBuble
+  /** Told before the buble is deleted or left here, so the page does not go looking for it on the server. */
+  onRemoving: (removing: boolean) => void
+}
+
+/** The owner generates invites and deletes; everyone else may leave (spec part 1 §2, §6). */
+export function BubleActions({ buble, onRemoving }: BubleActionsProps) {
+  const device = useDevice()
+  const api = useApi()
+  const navigate = useNavigate()
+  const isOwner = buble.owner_id === device.userId || buble.my_role === 'owner'
+  const [dialog, setDialog] = useState<'delete' | 'leave' | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [dialogError, setDialogError] = useState<string | null>(null)
+  const [invite, setInvite] = useState<Invite | null>(null)
+  const [inviting, setInviting] = useState(false)
+  const [inviteError, setInviteError] = useState<string | null>(null)
+
+  async function generateInvite() {
+    setInviteError(null)
+    if (!navigator.onLine) return setInviteError(INVITE_OFFLINE)
+    if (!buble.slug) return setInviteError(INVITE_NOT_SYNCED)
+    setInviting(true)
+    try {
+      setInvite(Invite.parse(await api.post(`/bubles/${buble.id}/invites`, {})))
+    } catch (err) {
+      // fetch rejects with a TypeError when no answer came at all.
+      setInviteError(err instanceof TypeError ? INVITE_OFFLINE : messageOf(err, ERROR_TEXTS.generateInvite))
+    } finally {
+      setInviting(false)
+    }
+  }
+
+  function open(which: 'delete' | 'leave') {
+    setDialogError(null)
+    setDialog(which)
+  }
+
+  // Works offline too: the buble leaves this device at once, and the server hears of it when it can.
+  async function remove(which: 'delete' | 'leave') {
+    setBusy(true)
+    setDialogError(null)
+    onRemoving(true)
+    try {
+      if (which === 'delete') await device.mutate('buble.delete', { id: buble.id })
+      else await device.mutate('buble.leave', { buble_id: buble.id })
+    } catch (err) {
+      console.error(`Could not ${which} the buble`, err)
+      onRemoving(false)
+      setDialogError(which === 'delete' ? ERROR_TEXTS.deleteBuble : ERROR_TEXTS.performAction)
+      setBusy(false)
+      return
+    }
+    navigate('/dashboard')
+  }
+
+  const cancel = () => setDialog(null)
+
+  return (
+    <div className="buble-actions">
+      <div className="page-actions">
+        {isOwner ? (
+          <>
+            <button type="button" className="btn btn-primary" onClick={() => void generateInvite()} disabled={inviting}>
+              {inviting ? 'Generating…' : 'Generate Invite'}
+            </button>
+            <button type="button" className="btn btn-danger" onClick={() => open('delete')}>
+              Delete Buble
+            </button>
+          </>
+        ) : (
+          <button type="button" className="btn btn-secondary" onClick={() => open('leave')}>
+            Leave Buble
+          </button>
+        )}
+      </div>
+      {inviteError && <Alert kind="error">{inviteError}</Alert>}
+
+      {invite && <InviteCodeModal invite={invite} bubleName={buble.name} onClose={() => setInvite(null)} />}
+
+      {dialog === 'delete' && (
+        <ConfirmDialog
+          title="Delete Buble"
+          confirmLabel="Delete Buble"
+          busyLabel="Deleting…"
+          danger
+          busy={busy}
+          error={dialogError}
+          onConfirm={() => void remove('delete')}
+          onCancel={cancel}
+        >
+          <p>
+            Delete <strong>{buble.name}</strong> for everyone? Its wall, events, polls and member list are removed. This
+            cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+
+      {dialog === 'leave' && (
+        <ConfirmDialog
+          title="Leave Buble"
+          confirmLabel="Leave Buble"
+          busyLabel="Leaving…"
+          danger
+          busy={busy}
+          error={dialogError}
+          onConfirm={() => void remove('leave')}
+          onCancel={cancel}
+        >
+          <p>
+            Leave <strong>{buble.name}</strong>? It disappears from your bubles, and you need a new invite code to come
+            back.
+          </p>
+        </ConfirmDialog>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,245 @@
+import type { Buble } from '@buble/shared/bubles'
+import { screen, waitFor, within } from '@testing-library/react'
+import { expect, test, vi } from 'vitest'
+import { bubleServer } from '../../test/buble-server.ts'
+import { json, type Reply } from '../../test/fake-fetch.ts'
+import { alice, bob, bubleChange, makeBuble, makeMember, memberChange, ownedBy, person } from '../../test/fixtures.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const PROFILE = 'GET /api/users/profile'
+const carol = { id: person('Carol Chen').id, name: 'Carol Chen', email: 'carol@example.com' }
+
+function bookClub(overrides: Partial<Buble> = {}) {
+  return makeBuble({
+    name: 'Book Club',
+    created_at: '2026-11-23T10:00:00.000Z',
+    members: ['Alice Example', 'Bob Builder', 'Carol Chen', 'Dan Dare', 'Eve Evans'].map((name) => person(name)),
+    ...overrides,
+  })
+}
+
+function open(route: string, seedBuble: Buble | null, extra: { api?: Record<string, Reply | Reply[]> } = {}) {
+  const seed = seedBuble
+    ? [
+        bubleChange(seedBuble),
+        memberChange(seedBuble.id, makeMember(alice, seedBuble.owner_id === alice.id ? 'owner' : 'member')),
+        memberChange(seedBuble.id, makeMember(bob, seedBuble.owner_id === bob.id ? 'owner' : 'admin')),
+        memberChange(seedBuble.id, makeMember(carol, 'moderator')),
+      ]
+    : []
+  const server = bubleServer(seed)
+  const app = renderApp({ route, user: alice, server, api: { [PROFILE]: json(200, alice), ...extra.api } })
+  return { ...app, server }
+}
+
+test('the header shows name, created date, member count, four avatars and +N', async () => {
+  open('/bubles/book-club', bookClub())
+  const header = (await screen.findByRole('heading', { level: 1, name: 'Book Club' })).closest('header')!
+  expect(within(header).getByText('Created 23 Nov 2026')).toBeInTheDocument()
+  expect(within(header).getByText('5 members')).toBeInTheDocument()
+  const avatars = within(within(header).getByRole('list', { name: 'Members' })).getAllByRole('listitem')
+  expect(avatars.map((item) => item.textContent)).toEqual([
+    'AEAlice Example',
+    'BBBob Builder',
+    'CCCarol Chen',
+    'DDDan Dare',
+    '+1and 1 more',
+  ])
+  expect(within(header).queryByText('Not synced yet')).toBeNull()
+})
+
+test('the owner sees Generate Invite and Delete Buble, not Leave', async () => {
+  open('/bubles/book-club', bookClub())
+  expect(await screen.findByRole('button', { name: 'Generate Invite' })).toBeInTheDocument()
+  expect(screen.getByRole('button', { name: 'Delete Buble' })).toBeInTheDocument()
+  expect(screen.queryByRole('button', { name: 'Leave Buble' })).toBeNull()
+})
+
+test('Generate Invite shows the code and when it expires; Copy code copies it and says Copied!', async () => {
+  const buble = bookClub()
+  const invites = `POST /api/bubles/${buble.id}/invites`
+  const app = open('/bubles/book-club', buble, {
+    api: { [invites]: json(201, { code: 'K7M2PQ9XRT', expires_at: '2026-11-30T10:00:00.000Z' }) },
+  })
+  await app.user.click(await screen.findByRole('button', { name: 'Generate Invite' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Invite code generated' })
+  expect(within(dialog).getByText('K7M2PQ9XRT')).toHaveClass('invite-code')
+  expect(within(dialog).getByText(/^Expires 30 Nov 2026, \d\d:\d\d$/)).toBeInTheDocument()
+  expect(app.callsTo(invites)[0]?.body).toEqual({})
+
+  const writeText = vi.spyOn(navigator.clipboard, 'writeText')
+  await app.user.click(within(dialog).getByRole('button', { name: 'Copy code' }))
+  expect(writeText).toHaveBeenCalledWith('K7M2PQ9XRT')
+  expect(await within(dialog).findByRole('button', { name: 'Copied!' })).toBeInTheDocument()
+  await expect(navigator.clipboard.readText()).resolves.toBe('K7M2PQ9XRT')
+
+  await app.user.click(within(dialog).getByRole('button', { name: 'Done' }))
+  expect(screen.queryByRole('dialog')).toBeNull()
+})
+
+test.each([
+  [
+    'the server message',
+    json(403, { message: 'You may not invite members', code: 'FORBIDDEN' }),
+    'You may not invite members',
+  ],
+  ['else "Failed to generate invite"', json(500, undefined), 'Failed to generate invite'],
+  [
+    'offline on a network failure',
+    new TypeError('Failed to fetch'),
+    'You are offline. Generating an invite needs a connection.',
+  ],
+])('a failed invite shows %s', async (_what, answer, text) => {
+  const buble = bookClub()
+  const app = open('/bubles/book-club', buble, { api: { [`POST /api/bubles/${buble.id}/invites`]: answer } })
+  await app.user.click(await screen.findByRole('button', { name: 'Generate Invite' }))
+  expect(await screen.findByRole('alert')).toHaveTextContent(new RegExp(`^${text.replace(/\./g, '\\.')}$`))
+  expect(screen.queryByRole('dialog')).toBeNull()
+})
+
+test('Delete asks first; Cancel keeps the buble; confirming pushes buble.delete and returns to a dashboard without it', async () => {
+  const buble = bookClub()
+  const app = open('/bubles/book-club', buble)
+  await app.user.click(await screen.findByRole('button', { name: 'Delete Buble' }))
+  let dialog = screen.getByRole('dialog', { name: 'Delete Buble' })
+  expect(dialog).toHaveTextContent('Delete Book Club for everyone?')
+  expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus()
+  await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+  expect(screen.queryByRole('dialog')).toBeNull()
+  expect(screen.getByRole('heading', { level: 1, name: 'Book Club' })).toBeInTheDocument()
+
+  await app.user.click(screen.getByRole('button', { name: 'Delete Buble' }))
+  dialog = screen.getByRole('dialog', { name: 'Delete Buble' })
+  await app.user.click(within(dialog).getByRole('button', { name: 'Delete Buble' }))
+
+  expect(await screen.findByRole('heading', { level: 1, name: 'Your Bubles' })).toBeInTheDocument()
+  expect(screen.queryByRole('link', { name: 'Book Club' })).toBeNull()
+  await waitFor(() => expect(app.device.pushes.flatMap((push) => push.mutations)).toHaveLength(1))
+  expect(app.device.pushes[0]!.mutations[0]).toMatchObject({ name: 'buble.delete', args: { id: buble.id } })
+  // Still gone once the server has answered and the next pull brought its `del`.
+  expect(await screen.findByRole('heading', { name: 'No bubles yet' })).toBeInTheDocument()
+})
+
+test('a member sees only Leave Buble; leaving asks first, pushes buble.leave and returns to the dashboard', async () => {
+  const buble = bookClub({ ...ownedBy(bob) })
+  const app = open('/bubles/book-club', buble)
+  const leave = await screen.findByRole('button', { name: 'Leave Buble' })
+  expect(screen.queryByRole('button', { name: 'Generate Invite' })).toBeNull()
+  expect(screen.queryByRole('button', { name: 'Delete Buble' })).toBeNull()
+  await app.user.click(leave)
+
+  const dialog = screen.getByRole('dialog', { name: 'Leave Buble' })
+  expect(dialog).toHaveTextContent('Leave Book Club?')
+  await app.user.click(within(dialog).getByRole('button', { name: 'Leave Buble' }))
+
+  expect(await screen.findByRole('heading', { level: 1, name: 'Your Bubles' })).toBeInTheDocument()
+  await waitFor(() => expect(app.device.pushes).toHaveLength(1))
+  expect(app.device.pushes[0]!.mutations[0]).toMatchObject({ name: 'buble.leave', args: { buble_id: buble.id } })
+  expect(screen.queryByRole('link', { name: 'Book Club' })).toBeNull()
+})
+
+test('a buble this device does not hold is asked of the server: 404 says "Buble not found" with a way back', async () => {
+  const app = open('/bubles/secret-club', null, {
+    api: { 'GET /api/bubles/secret-club': json(404, { message: 'Buble not found', code: 'NOT_FOUND' }) },
+  })
+  expect(await screen.findByRole('heading', { level: 1, name: 'Buble not found' })).toBeInTheDocument()
+  expect(screen.getByRole('link', { name: 'Back to your bubles' })).toHaveAttribute('href', '/dashboard')
+  expect(app.callsTo('GET /api/bubles/secret-club')).toHaveLength(1)
+})
+
+test('another failure shows "Failed to load Buble data"; Try again loads it and keeps it on the device', async () => {
+  const buble = bookClub({ ...ownedBy(bob), name: 'Secret Club', slug: 'secret-club' })
+  const app = open('/bubles/secret-club', null, {
+    api: { 'GET /api/bubles/secret-club': [json(500, undefined), json(200, buble)] },
+  })
+  expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to load Buble data$/)
+  await app.user.click(screen.getByRole('button', { name: 'Try again' }))
+  expect(await screen.findByRole('heading', { level: 1, name: 'Secret Club' })).toBeInTheDocument()
+  expect(await app.device.current()!.db.bubles.get(buble.id)).toMatchObject({ name: 'Secret Club' })
+})
+
+test('the tabs link to each section, mark the current one, and an unknown tab opens the overview', async () => {
+  const app = open('/bubles/book-club/members', bookClub())
+  const tabs = await screen.findByRole('navigation', { name: 'Buble sections' })
+  const links = within(tabs).getAllByRole('link')
+  expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+    ['Overview', '/bubles/book-club'],
+    ['Wall', '/bubles/book-club/wall'],
+    ['Events', '/bubles/book-club/events'],
+    ['Polls', '/bubles/book-club/polls'],
+    ['Members', '/bubles/book-club/members'],
+  ])
+  expect(within(tabs).getByRole('link', { name: 'Members' })).toHaveAttribute('aria-current', 'page')
+  expect(within(tabs).getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current')
+
+  await app.user.click(within(tabs).getByRole('link', { name: 'Wall' }))
+  expect(within(tabs).getByRole('link', { name: 'Wall' })).toHaveAttribute('aria-current', 'page')
+  expect(screen.getByRole('heading', { name: 'Wall' })).toBeInTheDocument()
+  expect(screen.getByText('Posts, comments and reactions arrive here in an upcoming update.')).toBeInTheDocument()
+  app.unmount()
+
+  open('/bubles/book-club/nonsense', bookClub())
+  const overview = await screen.findByRole('link', { name: 'Overview' })
+  expect(overview).toHaveAttribute('aria-current', 'page')
+  expect(overview).toHaveAttribute('href', '/bubles/book-club')
+  expect(screen.getByRole('heading', { name: 'About this Buble' })).toBeInTheDocument()
+})
+
+test('the overview shows members, created date, owner and your role', async () => {
+  open('/bubles/book-club', bookClub({ ...ownedBy(bob) }))
+  const about = await screen.findByRole('region', { name: 'About this Buble' })
+  const facts = Object.fromEntries(
+    within(about)
+      .getAllByRole('term')
+      .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+  )
+  expect(facts).toEqual({ Members: '5 members', Created: '23 Nov 2026', Owner: 'Bob Builder', 'Your role': 'Member' })
+})
+
+test('the members tab lists name, e-mail and role badge, owner first', async () => {
+  open('/bubles/book-club/members', bookClub())
+  const members = await screen.findByRole('region', { name: 'Members' })
+  await waitFor(() => expect(within(members).getAllByRole('listitem')).toHaveLength(3))
+  const rows = within(members)
+    .getAllByRole('listitem')
+    .map((row) => [
+      row.querySelector('.member-name')?.textContent,
+      row.querySelector('.member-email')?.textContent,
+      row.querySelector('.role-badge')?.textContent,
+    ])
+  expect(rows).toEqual([
+    ['Alice Example', 'alice@example.com', 'Owner'],
+    ['Bob Builder', 'bob@example.com', 'Admin'],
+    ['Carol Chen', 'carol@example.com', 'Moderator'],
+  ])
+})
+
+test('the members tab says "No members found." when the device has none', async () => {
+  const buble = bookClub()
+  renderApp({
+    route: '/bubles/book-club/members',
+    user: alice,
+    server: { seed: [bubleChange(buble)] },
+    api: { [PROFILE]: json(200, alice) },
+  })
+  expect(await screen.findByText('No members found.')).toBeInTheDocument()
+})
+
+test('a buble opened by its id, in any letter case, keeps the tab and moves to its slug address', async () => {
+  const buble = bookClub()
+  open(`/bubles/${buble.id.toUpperCase()}/polls`, buble)
+  expect(await screen.findByRole('heading', { name: 'Polls' })).toBeInTheDocument()
+  const polls = screen.getByRole('link', { name: 'Polls' })
+  expect(polls).toHaveAttribute('aria-current', 'page')
+  expect(polls).toHaveAttribute('href', '/bubles/book-club/polls')
+})
+
+test('offline, a buble this device does not hold is not looked up: it says it opens once back online', async () => {
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
+  const app = renderApp({ route: '/bubles/secret-club', user: alice })
+  expect(await screen.findByRole('heading', { name: 'You are offline' })).toBeInTheDocument()
+  expect(
+    screen.getByText('This Buble is not on this device yet. It opens once you are back online.'),
+  ).toBeInTheDocument()
+  expect(app.calls).toHaveLength(0)
+})

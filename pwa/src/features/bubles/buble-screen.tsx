@@ -1,0 +1,102 @@
+import { useState } from 'react'
+import { Link, Navigate, useParams } from 'react-router-dom'
+import { bublePath, type LocalBuble, useBuble } from '../../data/bubles.ts'
+import { useOnline, useSyncSummary } from '../../data/sync-status.ts'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { Spinner } from '../../ui/spinner.tsx'
+import { useDocumentTitle } from '../../ui/use-document-title.ts'
+import { BubleHeader } from './buble-header.tsx'
+import { BubleTabs } from './buble-tabs.tsx'
+import { ComingSoonTab } from './coming-soon-tab.tsx'
+import { MembersTab } from './members-tab.tsx'
+import { OverviewTab } from './overview-tab.tsx'
+import { isTabKey, type TabKey, tabSegment } from './tabs.ts'
+import { useRemoteBuble } from './use-remote-buble.ts'
+
+/** /bubles/:slugOrId/:tab? — a buble's page: header, tab bar and the current tab. */
+export function BubleScreen() {
+  const { slugOrId = '', tab } = useParams()
+  // The overview has no segment of its own; anything else unknown lands there too.
+  if (tab !== undefined && (!isTabKey(tab) || tab === 'overview'))
+    return <Navigate to={`/bubles/${slugOrId}`} replace />
+  return <BublePage key={slugOrId} slugOrId={slugOrId} tab={tab ?? 'overview'} />
+}
+
+function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
+  const buble = useBuble(slugOrId)
+  const summary = useSyncSummary()
+  const online = useOnline()
+  const [removing, setRemoving] = useState(false)
+  const lookRemotely = buble === null && summary?.initialized === true && online && !removing
+  const remote = useRemoteBuble(slugOrId, lookRemotely)
+  useDocumentTitle(buble?.name ?? (remote.load.status === 'not-found' ? 'Buble not found' : 'Buble'))
+
+  if (buble) {
+    // Opened by id (made offline) or by a slug in other letter case: show the canonical address.
+    if (buble.slug && slugOrId !== buble.slug) return <Navigate to={bublePath(buble, tabSegment(tab))} replace />
+    return <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+  }
+  if (buble === null && !online && !removing) {
+    return (
+      <div className="page">
+        <EmptyState title="You are offline">
+          <p>This Buble is not on this device yet. It opens once you are back online.</p>
+          <Link to="/dashboard">Back to your bubles</Link>
+        </EmptyState>
+      </div>
+    )
+  }
+  if (!lookRemotely || remote.load.status === 'loading') {
+    return (
+      <div className="page">
+        <Spinner label="Loading Buble…" />
+      </div>
+    )
+  }
+  if (remote.load.status === 'not-found') {
+    return (
+      <div className="page">
+        <div className="empty-state">
+          <h1>Buble not found</h1>
+          <p>It may have been deleted, or you are not one of its members.</p>
+          <Link to="/dashboard" className="btn btn-primary">
+            Back to your bubles
+          </Link>
+        </div>
+      </div>
+    )
+  }
+  return (
+    <div className="page">
+      <div className="empty-state">
+        <h1>Could not open this Buble</h1>
+        <p role="alert">{remote.load.message}</p>
+        <button type="button" className="btn btn-primary" onClick={remote.retry}>
+          Try again
+        </button>
+      </div>
+    </div>
+  )
+}
+
+function BubleView({
+  buble,
+  tab,
+  onRemoving,
+}: {
+  buble: LocalBuble
+  tab: TabKey
+  onRemoving: (removing: boolean) => void
+}) {
+  return (
+    <div className="page buble-page">
+      <BubleHeader buble={buble} onRemoving={onRemoving} />
+      <BubleTabs buble={buble} current={tab} />
+      <div className="tab-panel">
+        {tab === 'overview' && <OverviewTab buble={buble} />}
+        {tab === 'members' && <MembersTab bubleId={buble.id} />}
+        {(tab === 'wall' || tab === 'events' || tab === 'polls') && <ComingSoonTab tab={tab} />}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,108 @@
+import type { PushResponse } from '@buble/sync/protocol'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import { expect, test, vi } from 'vitest'
+import { bubleServer } from '../../test/buble-server.ts'
+import { deferred } from '../../test/deferred.ts'
+import { json } from '../../test/fake-fetch.ts'
+import { alice, bubleChange, makeBuble } from '../../test/fixtures.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const PROFILE = 'GET /api/users/profile'
+
+test('once synced the header says "Synced"; the details show the last sync, nothing waiting, and Sync now pulls', async () => {
+  const server = bubleServer()
+  const app = renderApp({ route: '/dashboard', user: alice, server, api: { [PROFILE]: json(200, alice) } })
+  await app.user.click(await screen.findByRole('button', { name: 'Synced' }))
+  const dialog = screen.getByRole('dialog', { name: 'Sync status' })
+  expect(within(dialog).getByText('Everything made on this device is saved on the server.')).toBeInTheDocument()
+  const lastSynced = within(dialog).getByText('Last synced').nextElementSibling
+  expect(lastSynced?.textContent).toMatch(/^\d{1,2} \w{3,4} \d{4}, \d\d:\d\d$/)
+  expect(within(dialog).getByText('Waiting to be sent').nextElementSibling).toHaveTextContent('0 changes')
+  expect(within(dialog).getByText('The server has accepted every change made here.')).toBeInTheDocument()
+
+  const pulls = server.pulls
+  await app.user.click(within(dialog).getByRole('button', { name: 'Sync now' }))
+  await waitFor(() => expect(server.pulls).toBe(pulls + 1))
+})
+
+test('offline, changes made here are counted: "Offline · 1 pending", and Sync now waits for a connection', async () => {
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
+  const crew = makeBuble({ name: 'Climbing Crew' })
+  const app = renderApp({
+    route: '/dashboard',
+    user: alice,
+    server: { seed: [bubleChange(crew)], push: () => deferred<PushResponse>().promise },
+  })
+  expect(await screen.findByRole('button', { name: 'Offline' })).toBeInTheDocument()
+  await app.user.click(await screen.findByRole('button', { name: 'Create New Buble' }))
+  await app.user.type(screen.getByLabelText('Buble Name'), 'Book Club')
+  await app.user.click(screen.getByRole('button', { name: 'Create Buble' }))
+  expect(await screen.findByRole('heading', { level: 1, name: 'Book Club' })).toBeInTheDocument()
+
+  await app.user.click(await screen.findByRole('button', { name: 'Offline · 1 pending' }))
+  const dialog = screen.getByRole('dialog', { name: 'Sync status' })
+  expect(within(dialog).getByText(/^You are offline\./)).toBeInTheDocument()
+  expect(within(dialog).getByText('Waiting to be sent').nextElementSibling).toHaveTextContent('1 change')
+  expect(within(dialog).getByRole('button', { name: 'Sync now' })).toBeDisabled()
+})
+
+test('a refused delete brings the buble back, says so at once, and the details keep it until dismissed', async () => {
+  const club = makeBuble({ name: 'Book Club' })
+  const server = bubleServer([bubleChange(club)], (mutation) =>
+    mutation.name === 'buble.delete' ? { code: 'FORBIDDEN', message: 'Only the owner can delete this Buble' } : null,
+  )
+  const app = renderApp({ route: '/bubles/book-club', user: alice, server, api: { [PROFILE]: json(200, alice) } })
+  await app.user.click(await screen.findByRole('button', { name: 'Delete Buble' }))
+  await app.user.click(
+    within(screen.getByRole('dialog', { name: 'Delete Buble' })).getByRole('button', { name: 'Delete Buble' }),
+  )
+  expect(await screen.findByRole('heading', { level: 1, name: 'Your Bubles' })).toBeInTheDocument()
+
+  const toast = await screen.findByRole('alert')
+  expect(within(toast).getByText('Not saved: Failed to delete Buble')).toBeInTheDocument()
+  expect(await screen.findByRole('link', { name: 'Book Club' })).toBeInTheDocument()
+  expect(await screen.findByRole('button', { name: 'Synced 1 not saved' })).toBeInTheDocument()
+
+  await app.user.click(within(toast).getByRole('button', { name: 'Details' }))
+  expect(screen.queryByRole('alert')).toBeNull()
+  const dialog = screen.getByRole('dialog', { name: 'Sync status' })
+  const item = within(dialog).getByRole('listitem', { name: 'Failed to delete Buble' })
+  expect(within(item).getByText('Only the owner can delete this Buble')).toBeInTheDocument()
+  expect(within(item).queryByRole('button', { name: 'Copy text' })).toBeNull()
+
+  await app.user.click(within(item).getByRole('button', { name: 'Dismiss' }))
+  await waitFor(() => expect(within(dialog).queryByRole('listitem')).toBeNull())
+  expect(within(dialog).getByText('The server has accepted every change made here.')).toBeInTheDocument()
+  expect(await screen.findByRole('button', { name: 'Synced' })).toBeInTheDocument()
+  expect(await app.device.current()!.db.rejections.count()).toBe(0)
+})
+
+test('a refused create keeps the name typed, selectable and copyable, under its headline and the server message', async () => {
+  const app = renderApp({ route: '/dashboard', user: alice, api: { [PROFILE]: json(200, alice) } })
+  await screen.findByRole('button', { name: 'Synced' })
+  // As the engine stores a refusal: the buble is already rolled back, what was typed stays here.
+  await act(() =>
+    app.device.current()!.db.rejections.put({
+      id: '0190f5b4-3000-7000-8000-000000000001',
+      name: 'buble.create',
+      args: { id: '0190f5b4-1000-7000-8000-0000000000ff', name: 'Book Club' },
+      code: 'VALIDATION_ERROR',
+      message: 'Buble name must not contain control characters',
+      at: '2026-11-23T10:05:00.000Z',
+    }),
+  )
+  expect(await screen.findByText('Not saved: Failed to create Buble. Please try again.')).toBeInTheDocument()
+
+  await app.user.click(await screen.findByRole('button', { name: 'Synced 1 not saved' }))
+  expect(screen.queryByRole('alert')).toBeNull()
+  const item = within(screen.getByRole('dialog', { name: 'Sync status' })).getByRole('listitem', {
+    name: 'Failed to create Buble. Please try again.',
+  })
+  expect(within(item).getByText('Buble name must not contain control characters')).toBeInTheDocument()
+  expect(within(item).getByText('Book Club')).toHaveClass('kept-text')
+
+  const writeText = vi.spyOn(navigator.clipboard, 'writeText')
+  await app.user.click(within(item).getByRole('button', { name: 'Copy text' }))
+  expect(writeText).toHaveBeenCalledWith('Book Club')
+  expect(await within(item).findByRole('button', { name: 'Copied!' })).toBeInTheDocument()
+})

@@ -1,0 +1,47 @@
+import type { HandledMutation } from '@buble/sync/protocol'
+import { expect, test } from 'vitest'
+import { describeRejection, statusDescription, statusLabel } from './sync-texts.ts'
+
+test.each<[HandledMutation, Record<string, unknown>, string, string | null]>([
+  ['buble.create', { id: 'b1', name: 'Book Club' }, 'Failed to create Buble. Please try again.', 'Book Club'],
+  ['buble.delete', { id: 'b1' }, 'Failed to delete Buble', null],
+  ['buble.leave', { buble_id: 'b1' }, 'Failed to perform action', null],
+  ['invite.create', { buble_id: 'b1' }, 'Failed to generate invite', null],
+  ['invite.create', { buble_id: 'b1', email: 'dan@example.com' }, 'Failed to generate invite', 'dan@example.com'],
+  ['invite.accept', { code: 'K7M2PQ9XRT' }, 'Invalid invite code or code has expired', 'K7M2PQ9XRT'],
+  ['profile.update', { name: 'Alice B', bio: 'Climber' }, 'Failed to update profile', 'Alice B\nClimber'],
+  ['profile.update', { bio: 'Only the bio' }, 'Failed to update profile', 'Only the bio'],
+  ['profile.update', { avatar_url: '/api/uploads/secure/a.png' }, 'Failed to update profile', null],
+])('%s %j → "%s", keeps %j', (name, args, headline, text) => {
+  expect(describeRejection({ name, args })).toEqual({ headline, text })
+})
+
+test('a mutation this version does not know still gets a headline, and args that are not an object keep nothing', () => {
+  expect(describeRejection({ name: 'post.create' as HandledMutation, args: { content: 'Hi' } })).toEqual({
+    headline: 'A change was not saved',
+    text: null,
+  })
+  expect(describeRejection({ name: 'buble.create', args: null })).toEqual({
+    headline: 'Failed to create Buble. Please try again.',
+    text: null,
+  })
+})
+
+test.each([
+  ['synced', 0, 'Synced'],
+  ['syncing', 2, 'Syncing…'],
+  ['offline', 0, 'Offline'],
+  ['offline', 3, 'Offline · 3 pending'],
+  ['error', 1, 'Sync error'],
+] as const)('the header says %s with %i pending as "%s"', (state, pending, label) => {
+  expect(statusLabel({ state, pending })).toBe(label)
+})
+
+test('synced with refused changes, the description does not claim everything is saved', () => {
+  expect(statusDescription({ state: 'synced', notSaved: 0 })).toBe(
+    'Everything made on this device is saved on the server.',
+  )
+  expect(statusDescription({ state: 'synced', notSaved: 1 })).toBe(
+    'Everything else made on this device is saved on the server.',
+  )
+})

@@ -1,0 +1,80 @@
+/** What the sync status says: the header's few words, and what each refused change was, in the user's terms. */
+
+import { BUBLE_MESSAGES } from '@buble/shared/bubles'
+import type { HandledMutation } from '@buble/sync/protocol'
+import type { Rejection, SyncSummary } from '../../data/sync-status.ts'
+import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+
+/** The header's label: 'Synced', 'Syncing…', 'Offline', 'Offline · 3 pending', 'Sync error'. */
+export function statusLabel({ state, pending }: Pick<SyncSummary, 'state' | 'pending'>): string {
+  switch (state) {
+    case 'synced':
+      return 'Synced'
+    case 'syncing':
+      return 'Syncing…'
+    case 'offline':
+      return pending > 0 ? `Offline · ${pending} pending` : 'Offline'
+    case 'error':
+      return 'Sync error'
+  }
+}
+
+/** One sentence on what the state means for the user's changes. */
+export function statusDescription({ state, notSaved }: Pick<SyncSummary, 'state' | 'notSaved'>): string {
+  switch (state) {
+    case 'synced':
+      return notSaved > 0
+        ? 'Everything else made on this device is saved on the server.'
+        : 'Everything made on this device is saved on the server.'
+    case 'syncing':
+      return 'Sending your changes and fetching what others did.'
+    case 'offline':
+      return 'You are offline. What you change is kept on this device and sent once you are back online.'
+    case 'error':
+      return 'The server could not be reached properly. Buble keeps trying by itself; your changes stay on this device.'
+  }
+}
+
+// The same words the screen would have shown had the change failed there and then (spec part 1 §8).
+const HEADLINES: Record<HandledMutation, string> = {
+  'buble.create': ERROR_TEXTS.createBuble,
+  'buble.delete': ERROR_TEXTS.deleteBuble,
+  'buble.leave': ERROR_TEXTS.performAction,
+  'invite.create': ERROR_TEXTS.generateInvite,
+  'invite.accept': BUBLE_MESSAGES.inviteInvalid,
+  'profile.update': ERROR_TEXTS.updateProfile,
+}
+
+const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
+
+function keptText(name: HandledMutation, args: Record<string, unknown>): string | null {
+  switch (name) {
+    case 'buble.create':
+      return typed(args.name)
+    case 'invite.accept':
+      return typed(args.code)
+    case 'invite.create':
+      return typed(args.email)
+    case 'profile.update':
+      return [typed(args.name), typed(args.bio)].filter((part) => part !== null).join('\n') || null
+    case 'buble.delete':
+    case 'buble.leave':
+      return null
+  }
+}
+
+export interface RejectionText {
+  headline: string
+  /** What the user typed, kept so it can be copied and tried again; null when they typed nothing. */
+  text: string | null
+}
+
+/** The headline of a refused change and the text it carried. */
+export function describeRejection({ name, args }: Pick<Rejection, 'name' | 'args'>): RejectionText {
+  const fields = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}
+  // A rejection stored by another version of the app may name a mutation this one does not know.
+  return {
+    headline: HEADLINES[name] ?? 'A change was not saved',
+    text: name in HEADLINES ? keptText(name, fields) : null,
+  }
+}
