@@ -1,31 +1,6 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { PASSWORD, registerByApi, signIn, watchConsole } from './helpers.ts'
 import { linkFromMail } from './mailbox.ts'
-
-const PASSWORD = 'Correct-horse-42'
-
-function watchConsole(page: Page): string[] {
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`)
-  })
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-  return problems
-}
-
-async function registerByApi(page: Page, name: string): Promise<string> {
-  const email = `${name.toLowerCase()}-${Date.now()}@example.com`
-  const res = await page.request.post('/api/auth/register', { data: { name, email, password: PASSWORD } })
-  expect(res.status()).toBe(201)
-  return email
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
-}
 
 test('a forgotten password is reset through the mailed link', async ({ page }) => {
   const problems = watchConsole(page)
