@@ -15,7 +15,12 @@ function fakeBus() {
     },
     close: async () => {},
   }
-  return { bus, emit: (event: BusEvent) => listeners.forEach((listener) => listener(event)) }
+  return {
+    bus,
+    emit: (event: BusEvent) => {
+      for (const listener of listeners) listener(event)
+    },
+  }
 }
 
 function remembered() {
