@@ -7,6 +7,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { bubles, memberships, users } from '../../db/schema.ts'
 import { notFound } from '../../lib/errors.ts'
+import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 export type BubleRow = typeof bubles.$inferSelect
 export type MembershipRow = typeof memberships.$inferSelect
@@ -70,16 +71,22 @@ export async function loadMembers(db: Executor, bubleId: string): Promise<Member
   return (await membersOf(db, [bubleId])).map(toMember)
 }
 
-/** Members as the sync pull sends them, keyed `<buble_id>:<user_id>` (the id of a `member` change). */
+/** Members as the sync pull sends them, keyed `<buble_id>:<user_id>` (the id of a `member` change): exactly those rows. */
 export async function loadMembersByKey(db: Executor, keys: readonly string[]): Promise<Map<string, Member>> {
-  const wanted = new Set(keys)
-  const bubleIds = [...new Set(keys.map((key) => key.slice(0, key.indexOf(':'))))]
-  const found = new Map<string, Member>()
-  for (const row of await membersOf(db, bubleIds)) {
-    const key = memberKey(row.membership.bubleId, row.membership.userId)
-    if (wanted.has(key)) found.set(key, toMember(row))
-  }
-  return found
+  if (keys.length === 0) return new Map()
+  const pairs = keys.map((key) => key.split(':') as [string, string])
+  const wanted = sql`(select * from unnest(${pgUuidArray(pairs.map(([bubleId]) => bubleId))}, ${pgUuidArray(
+    pairs.map(([, userId]) => userId),
+  )}) as wanted(buble_id, user_id))`
+  const rows = await db
+    .select({
+      membership: memberships,
+      user: { name: users.name, email: users.email, avatarUrl: users.avatarUrl },
+    })
+    .from(memberships)
+    .innerJoin(sql`${wanted} w`, sql`w.buble_id = ${memberships.bubleId} and w.user_id = ${memberships.userId}`)
+    .innerJoin(users, eq(users.id, memberships.userId))
+  return new Map(rows.map((row) => [memberKey(row.membership.bubleId, row.membership.userId), toMember(row)]))
 }
 
 export const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`
