@@ -156,3 +156,36 @@ test('members share a buble: create, invite, join; a buble made offline survives
   await ownerContext.close()
   await memberContext.close()
 })
+
+test('one tab leads the sync (stream and timer); when it closes, another takes over', async ({ browser }) => {
+  const context = await browser.newContext()
+  const first = await context.newPage()
+  const firstProblems = watchConsole(first)
+  await signIn(first, await registerByApi(first, 'Tabby Tabs'))
+  const second = await context.newPage()
+  const secondProblems = watchConsole(second)
+  await second.goto('/dashboard')
+  await expect(second.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
+
+  const leaders = (page: Page) =>
+    page.evaluate(async () => {
+      const { held = [], pending = [] } = await navigator.locks.query()
+      const leader = (lock: LockInfo) => lock.name?.startsWith('buble-sync-leader:')
+      return { held: held.filter(leader).length, waiting: pending.filter(leader).length }
+    })
+  // One tab holds the lead; the other waits for it.
+  await expect.poll(() => leaders(second)).toEqual({ held: 1, waiting: 1 })
+
+  // A buble made in the waiting tab still goes out at once (a round under the shared lock).
+  await createBuble(second, 'Made in the second tab')
+  await expect(second.getByRole('button', { name: 'Synced' })).toBeVisible()
+  expect((await bublesOnServer(second)).map((buble) => buble.name)).toEqual(['Made in the second tab'])
+  // The leading tab shows it too, from the shared database.
+  await first.goto('/dashboard')
+  await expect(first.getByRole('article').filter({ hasText: 'Made in the second tab' })).toBeVisible()
+
+  await first.close()
+  await expect.poll(() => leaders(second)).toEqual({ held: 1, waiting: 0 })
+  expect([...firstProblems, ...secondProblems]).toEqual([])
+  await context.close()
+})
