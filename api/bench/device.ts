@@ -6,9 +6,8 @@
 
 import { SyncEngine } from '@buble/sync/client/engine'
 import type { LocalDb } from '@buble/sync/client/local-db'
-import { testDb } from '@buble/sync/client/test-kit'
-import { createFetchTransport, type Transport } from '@buble/sync/client/transport'
-import type { MutationResult } from '@buble/sync/protocol'
+import { recordingTransport, testDb } from '@buble/sync/client/test-kit'
+import { createFetchTransport } from '@buble/sync/client/transport'
 import pg from 'pg'
 import { v7 as uuidv7 } from 'uuid'
 
@@ -35,16 +34,9 @@ const VERSION_LOCK = 4_201_201
 
 /** A device for `ctx`'s user, recording every push answer. */
 function device(ctx: DeviceContext, db: LocalDb, isOnline?: () => boolean) {
-  const answers: MutationResult[] = []
-  const base = createFetchTransport({ baseUrl: ctx.baseUrl, token: () => ctx.token })
-  const transport: Transport = {
-    async push(body) {
-      const answer = await base.push(body)
-      answers.push(...answer.results)
-      return answer
-    },
-    pull: (cursor, limit) => base.pull(cursor, limit),
-  }
+  const { transport, answers } = recordingTransport(
+    createFetchTransport({ baseUrl: ctx.baseUrl, token: () => ctx.token }),
+  )
   const engine = new SyncEngine({
     db,
     transport,

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { Email } from './auth.ts'
 import { LIMITS } from './constants.ts'
-import { BUBLE_ROLES, PERMISSIONS } from './permissions.ts'
+import { BUBLE_ROLES, PERMISSIONS, ROLE_DEFAULT_PERMISSIONS } from './permissions.ts'
 import { hasControlCharacters } from './text.ts'
 
 export const BUBLE_MESSAGES = {
@@ -55,6 +55,29 @@ export const Buble = z.object({
   my_permissions: z.array(PermissionSchema),
 })
 export type Buble = z.infer<typeof Buble>
+
+/** A buble just made, as its owner sees it: the server's answer, and the row a device shows before that answer. */
+export function newOwnedBuble(args: {
+  id: string
+  slug: string
+  name: string
+  created_at: string
+  owner: { id: string; name: string; email: string; avatar_url: string | null }
+}): Buble {
+  const { owner } = args
+  return {
+    id: args.id,
+    slug: args.slug,
+    name: args.name,
+    created_at: args.created_at,
+    owner_id: owner.id,
+    owner: { id: owner.id, name: owner.name, email: owner.email },
+    member_count: 1,
+    members: [{ id: owner.id, name: owner.name, avatar_url: owner.avatar_url }],
+    my_role: 'owner',
+    my_permissions: [...ROLE_DEFAULT_PERMISSIONS.owner],
+  }
+}
 
 export const Member = z.object({
   user_id: z.string(),

@@ -114,6 +114,26 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
   // Ask the browser to keep this data through storage pressure: it holds unsent writes.
   navigator.storage?.persist?.().catch(() => {})
 
+  return assembleDevice(userId, db, engine, () => {
+    window.removeEventListener('online', wake)
+    window.removeEventListener('focus', wake)
+    document.removeEventListener('visibilitychange', onVisible)
+    resign()
+  })
+}
+
+/**
+ * A Device over an open database and its engine; `release` undoes what the opener set up
+ * (listeners, the lead). Closing stops the engine and closes the database, or deletes it after
+ * forgetOnClose.
+ */
+export function assembleDevice(
+  userId: string,
+  db: LocalDb,
+  engine: SyncEngine,
+  release: () => void = () => {},
+  onForgotten: () => void = () => {},
+): Device {
   let closed = false
   let forget = false
   return {
@@ -128,12 +148,9 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
     close() {
       if (closed) return
       closed = true
-      window.removeEventListener('online', wake)
-      window.removeEventListener('focus', wake)
-      document.removeEventListener('visibilitychange', onVisible)
-      resign()
+      release()
       engine.stop()
-      if (forget) db.delete().catch((err: unknown) => console.warn('Could not remove local data', err))
+      if (forget) db.delete().then(onForgotten, (err: unknown) => console.warn('Could not remove local data', err))
       else db.close()
     },
   }

@@ -5,12 +5,11 @@
 
 import { SyncEngine } from '@buble/sync/client/engine'
 import { openLocalDb } from '@buble/sync/client/local-db'
-import { rememberServerChanges } from '@buble/sync/client/replica'
 import type { Transport } from '@buble/sync/client/transport'
 import type { Change, PullResponse, PushBody, PushResponse } from '@buble/sync/protocol'
 import Dexie from 'dexie'
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
-import type { Device, openDevice } from '../data/device.ts'
+import { assembleDevice, type Device, type openDevice } from '../data/device.ts'
 
 // liveQuery (and so every useLiveQuery) silently never runs unless Dexie's own dependencies hold an
 // indexedDB, whatever a database was opened with; Node has none of its own.
@@ -59,25 +58,7 @@ export function testDeviceOpener(server: TestServer = {}): { open: typeof openDe
   const open: typeof openDevice = ({ userId, actor }) => {
     const db = openLocalDb(`pwa-test-${++counter}`, { indexedDB, IDBKeyRange })
     const engine = new SyncEngine({ db, transport, actor, intervalMs: 0 })
-    let closed = false
-    let forget = false
-    const device: Device = {
-      userId,
-      db,
-      engine,
-      mutate: (name, args) => engine.mutate(name, args),
-      remember: (changes) => rememberServerChanges(db, changes),
-      forgetOnClose() {
-        forget = true
-      },
-      close() {
-        if (closed) return
-        closed = true
-        engine.stop()
-        if (forget) void db.delete().then(() => forgotten.push(userId))
-        else db.close()
-      },
-    }
+    const device = assembleDevice(userId, db, engine, undefined, () => forgotten.push(userId))
     current = device
     void engine.sync()
     return device

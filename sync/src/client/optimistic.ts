@@ -5,7 +5,7 @@
  * running one twice is the same as once.
  */
 
-import { ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
+import { newOwnedBuble } from '@buble/shared/bubles'
 import type { HandledMutation, MutationArgs } from '../protocol.ts'
 import type { Actor, LocalRow, RowTable } from './local-db.ts'
 
@@ -49,28 +49,15 @@ export const OPTIMISTIC: OptimisticMap = {
       { table: 'members', id: memberKey(args.id, actor.id) },
     ],
     async apply(store, args, actor, createdAt) {
-      const permissions = [...ROLE_DEFAULT_PERMISSIONS.owner]
-      await store.put('bubles', {
-        id: args.id,
-        buble_id: args.id,
-        // The server picks the slug; until then links use the id.
-        slug: '',
-        name: args.name,
-        created_at: createdAt,
-        owner_id: actor.id,
-        owner: { id: actor.id, name: actor.name, email: actor.email },
-        member_count: 1,
-        members: [{ id: actor.id, name: actor.name, avatar_url: actor.avatar_url }],
-        my_role: 'owner',
-        my_permissions: permissions,
-        _pending: true,
-      })
+      // The server picks the slug; until then links use the id.
+      const buble = newOwnedBuble({ id: args.id, slug: '', name: args.name, created_at: createdAt, owner: actor })
+      await store.put('bubles', { ...buble, buble_id: args.id, _pending: true })
       await store.put('members', {
         id: memberKey(args.id, actor.id),
         buble_id: args.id,
         user_id: actor.id,
         role: 'owner',
-        permissions,
+        permissions: buble.my_permissions,
         joined_at: createdAt,
         user: { name: actor.name, email: actor.email, avatar_url: actor.avatar_url },
         _pending: true,

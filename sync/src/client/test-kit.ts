@@ -1,7 +1,7 @@
 /** Test helpers for the client half: a device database in memory, a scriptable transport, a hand-moved clock. */
 
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
-import type { PullResponse, PushBody, PushResponse } from '../protocol.ts'
+import type { MutationResult, PullResponse, PushBody, PushResponse } from '../protocol.ts'
 import type { Timers } from './engine.ts'
 import { type Actor, type LocalDb, openLocalDb } from './local-db.ts'
 import type { Transport } from './transport.ts'
@@ -73,6 +73,22 @@ export function manualClock(start = Date.parse('2026-11-23T10:00:00Z')) {
         due[1].fn()
       }
       now = until
+    },
+  }
+}
+
+/** Wraps a transport, keeping every push answer (to check what the server said of each mutation). */
+export function recordingTransport(base: Transport): { transport: Transport; answers: MutationResult[] } {
+  const answers: MutationResult[] = []
+  return {
+    answers,
+    transport: {
+      async push(body) {
+        const answer = await base.push(body)
+        answers.push(...answer.results)
+        return answer
+      },
+      pull: (cursor, limit) => base.pull(cursor, limit),
     },
   }
 }

@@ -10,6 +10,7 @@ import {
   INVITE_TTL_MS,
   type Invite,
   type Member,
+  newOwnedBuble,
 } from '@buble/shared/bubles'
 import { can, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
 import slugify from '@sindresorhus/slugify'
@@ -68,19 +69,13 @@ export function bublesService(deps: Deps) {
       if (attempt >= 20) throw new Error('no free slug')
     }
     await addMember(w, id, user.id, 'owner', { newBuble: true })
-    const permissions = [...ROLE_DEFAULT_PERMISSIONS.owner]
-    return {
+    return newOwnedBuble({
       id,
       slug,
       name,
       created_at: createdAt.toISOString(),
-      owner_id: user.id,
-      owner: { id: user.id, name: user.name, email: user.email },
-      member_count: 1,
-      members: [{ id: user.id, name: user.name, avatar_url: user.avatarUrl }],
-      my_role: 'owner',
-      my_permissions: permissions,
-    }
+      owner: { id: user.id, name: user.name, email: user.email, avatar_url: user.avatarUrl },
+    })
   }
 
   async function addMember(

@@ -5,9 +5,8 @@
 
 import { SyncEngine } from '@buble/sync/client/engine'
 import type { Actor, LocalDb } from '@buble/sync/client/local-db'
-import { testDb } from '@buble/sync/client/test-kit'
-import { createFetchTransport, type Transport } from '@buble/sync/client/transport'
-import type { MutationResult } from '@buble/sync/protocol'
+import { recordingTransport, testDb } from '@buble/sync/client/test-kit'
+import { createFetchTransport } from '@buble/sync/client/transport'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Backend, backends, openTestDatabase, type TestDatabase } from '../../testing/databases.ts'
@@ -25,16 +24,9 @@ function device(
   fetchFn: typeof fetch,
   extra: Partial<ConstructorParameters<typeof SyncEngine>[0]> = {},
 ) {
-  const answers: MutationResult[] = []
-  const base = createFetchTransport({ baseUrl: '', token: () => token, fetch: fetchFn })
-  const transport: Transport = {
-    async push(body) {
-      const answer = await base.push(body)
-      answers.push(...answer.results)
-      return answer
-    },
-    pull: (cursor, limit) => base.pull(cursor, limit),
-  }
+  const { transport, answers } = recordingTransport(
+    createFetchTransport({ baseUrl: '', token: () => token, fetch: fetchFn }),
+  )
   const engine = new SyncEngine({ db, transport, actor: () => actor, intervalMs: 0, ...extra })
   return { engine, answers }
 }
