@@ -9,14 +9,20 @@ import { generateSpecs } from 'hono-openapi'
 import type { Deps } from './deps.ts'
 import { authRoutes } from './features/auth/routes.ts'
 import { authService } from './features/auth/service.ts'
+import { invitesService } from './features/bubles/invites.ts'
+import { membersService } from './features/bubles/members.ts'
 import { bublesRoutes } from './features/bubles/routes.ts'
 import { bublesService } from './features/bubles/service.ts'
-import { bubleMutations, bubleSyncSources } from './features/bubles/sync.ts'
+import { bubleMutations, bubleSyncSources, bubleUnreadSources } from './features/bubles/sync.ts'
+import { membershipWrites } from './features/bubles/writes.ts'
 import { healthRoutes } from './features/health/routes.ts'
 import type { PushHooks } from './features/sync/push.ts'
 import { syncRoutes } from './features/sync/routes.ts'
 import { syncService } from './features/sync/service.ts'
 import { streamHandler } from './features/sync/stream.ts'
+import { unreadRoutes } from './features/unread/routes.ts'
+import { unreadService } from './features/unread/service.ts'
+import { unreadMutations, unreadSyncSource } from './features/unread/sync.ts'
 import { uploadsRoutes } from './features/uploads/routes.ts'
 import { uploadsService } from './features/uploads/service.ts'
 import { usersRoutes } from './features/users/routes.ts'
@@ -34,22 +40,38 @@ export interface AppOptions {
 }
 
 export function createServices(deps: Deps, options: AppOptions = {}) {
-  const bubles = bublesService(deps)
+  const writes = membershipWrites(deps.now)
+  const bubles = bublesService(deps, writes)
+  const members = membersService(deps, writes)
+  const invites = invitesService(deps, writes)
+  // Content types register what counts on their tab (later features add theirs).
+  const unreadSources = [...bubleUnreadSources]
+  const unread = unreadService(deps, unreadSources)
   const users = usersService(deps, {
     deletionSteps: [bubles.accountDeletionStep],
     profileSteps: [bubles.profileChangeStep],
   })
   // Every mutation name maps onto the service function its REST call uses (ARCHITECTURE: the one rule).
   const mutations = {
-    ...bubleMutations(bubles),
+    ...bubleMutations({ bubles, invites }),
+    ...unreadMutations(unread),
     'profile.update': (user, args) => users.updateProfile(user, args),
   } satisfies MutationHandlers
   return {
-    auth: authService(deps),
+    auth: authService(deps, { activationSteps: [invites.activationStep] }),
     users,
     uploads: uploadsService(deps),
     bubles,
-    sync: syncService(deps, [...bubleSyncSources], mutations, options.pushHooks),
+    members,
+    invites,
+    unread,
+    sync: syncService(
+      deps,
+      [...bubleSyncSources, unreadSyncSource(unread)],
+      unreadSources,
+      mutations,
+      options.pushHooks,
+    ),
   }
 }
 export type Services = ReturnType<typeof createServices>
@@ -100,7 +122,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     .route('/auth', authRoutes(services.auth, deps.config.trustProxy))
     .route('/users', usersRoutes(services.users))
     .route('/uploads', uploadsRoutes(services.uploads))
-    .route('/bubles', bublesRoutes(services.bubles))
+    .route('/bubles', bublesRoutes(services))
+    .route('/unread', unreadRoutes(services.unread))
     .route('/sync', syncRoutes(services.sync))
     .get(
       '/stream',

@@ -5,8 +5,11 @@ import { Email } from './auth.ts'
 import { LIMITS } from './constants.ts'
 import { BUBLE_ROLES, PERMISSIONS, ROLE_DEFAULT_PERMISSIONS } from './permissions.ts'
 import { hasControlCharacters } from './text.ts'
+import { FIXED_TOOLS, ToolKeySchema } from './tools.ts'
 
 export const BUBLE_MESSAGES = {
+  notAllowedToRename: 'You are not allowed to rename this Buble',
+  onlyOwnerTools: 'Only the owner can add or remove tools',
   nameRequired: 'Buble name is required',
   nameTooLong: `Buble name must be at most ${LIMITS.bubleName} characters`,
   nameControl: 'Buble name must not contain control characters',
@@ -35,6 +38,10 @@ export const BubleName = z
 export const CreateBubleBody = z.object({ id: ClientId.optional(), name: BubleName })
 export type CreateBubleBody = z.infer<typeof CreateBubleBody>
 
+/** A rename keeps the slug, so links keep working (CONTRACT §6). */
+export const RenameBubleBody = z.object({ name: BubleName })
+export type RenameBubleBody = z.infer<typeof RenameBubleBody>
+
 export const BubleRoleSchema = z.enum(BUBLE_ROLES)
 export const PermissionSchema = z.enum(PERMISSIONS)
 
@@ -53,6 +60,8 @@ export const Buble = z.object({
   members: z.array(MemberRef),
   my_role: BubleRoleSchema,
   my_permissions: z.array(PermissionSchema),
+  /** The overview tools that are on, in display order (an addition to CONTRACT's shape, so devices show them offline). */
+  tools: z.array(ToolKeySchema),
 })
 export type Buble = z.infer<typeof Buble>
 
@@ -76,6 +85,7 @@ export function newOwnedBuble(args: {
     members: [{ id: owner.id, name: owner.name, avatar_url: owner.avatar_url }],
     my_role: 'owner',
     my_permissions: [...ROLE_DEFAULT_PERMISSIONS.owner],
+    tools: [...FIXED_TOOLS],
   }
 }
 

@@ -1,4 +1,10 @@
-/** Buble roles, the twelve custom permissions, each role's defaults (CONTRACT §4), and `can`. */
+/**
+ * Who may do what inside a buble (CONTRACT §4, spec part 1 §5–6): the four roles, the twelve
+ * permissions, each role's defaults, and `can`. The role sets the reach, the permission the right:
+ * the owner reaches everyone, an admin admins, moderators and members, a moderator members, a
+ * member nobody; nobody manages themselves; nobody grants what they do not hold (the owner
+ * excepted); assigning `owner` is a transfer, and only the owner may make it.
+ */
 
 export const BUBLE_ROLES = ['owner', 'admin', 'moderator', 'member'] as const
 export type BubleRole = (typeof BUBLE_ROLES)[number]
@@ -37,10 +43,17 @@ export const ROLE_DEFAULT_PERMISSIONS: Readonly<Record<BubleRole, readonly Permi
   member: ['create_events', 'create_polls'],
 }
 
-/** A member as the rules see them: their role and the permission list stored with it. */
+/** A member as the rules see them: who, their role, and the permission list stored with it. */
 export interface MemberActor {
+  userId?: string
   role: BubleRole
   permissions: readonly string[]
+}
+
+/** The member an action is aimed at. */
+export interface MemberTarget {
+  userId: string
+  role: BubleRole
 }
 
 /** What a member holds in effect: the owner always holds all twelve, whatever is stored. */
@@ -52,18 +65,111 @@ export function effectivePermissions(member: MemberActor): Permission[] {
 export const hasPermission = (member: MemberActor, permission: Permission): boolean =>
   member.role === 'owner' || member.permissions.includes(permission)
 
-/** Actions on a buble as a whole. */
-export type BubleAction = 'buble.delete' | 'invite.create' | 'buble.leave'
+/** The roles each role reaches (may manage), whatever permissions it holds. */
+const REACH: Readonly<Record<BubleRole, readonly BubleRole[]>> = {
+  owner: ['admin', 'moderator', 'member'],
+  admin: ['admin', 'moderator', 'member'],
+  moderator: ['member'],
+  member: [],
+}
+
+/** The roles each role may give (`owner` is a transfer, not an assignment). */
+const ASSIGNABLE: Readonly<Record<BubleRole, readonly BubleRole[]>> = {
+  owner: ['admin', 'moderator', 'member'],
+  admin: ['admin', 'moderator', 'member'],
+  moderator: ['member'],
+  member: [],
+}
+
+/** Whether `actor` reaches `target`: never themselves, never the owner, and within their role's reach. */
+export function reaches(actor: MemberActor, target: MemberTarget): boolean {
+  if (actor.userId !== undefined && actor.userId === target.userId) return false
+  return REACH[actor.role].includes(target.role)
+}
+
+/** The roles `actor` may give to someone they reach (the owner also transfers ownership, separately). */
+export const assignableRoles = (actor: MemberActor): readonly BubleRole[] =>
+  hasPermission(actor, 'change_roles') ? ASSIGNABLE[actor.role] : []
+
+/** Whether `actor` may grant or withdraw `permission`: only one they hold. */
+export const mayGrant = (actor: MemberActor, permission: string): boolean =>
+  actor.role === 'owner' || actor.permissions.includes(permission)
+
+/** Actions on the buble itself. */
+export type BubleAction =
+  | 'buble.delete'
+  | 'buble.rename'
+  | 'buble.leave'
+  | 'invite.create'
+  | 'tools.manage'
+  | 'ownership.transfer'
+
+/** Actions aimed at another member. */
+export type MemberAction = 'member.changeRole' | 'member.changePermissions' | 'member.remove' | 'ownership.transferTo'
+
+export type Action = BubleAction | MemberAction
+
+export const BUBLE_ACTIONS: readonly BubleAction[] = [
+  'buble.delete',
+  'buble.rename',
+  'buble.leave',
+  'invite.create',
+  'tools.manage',
+  'ownership.transfer',
+]
+export const MEMBER_ACTIONS: readonly MemberAction[] = [
+  'member.changeRole',
+  'member.changePermissions',
+  'member.remove',
+  'ownership.transferTo',
+]
 
 /** Whether a member may take an action on their buble. */
-export function can(actor: MemberActor, action: BubleAction): boolean {
+export function can(actor: MemberActor, action: BubleAction): boolean
+/** Whether a member may take an action aimed at another member of their buble. */
+export function can(actor: MemberActor, action: MemberAction, target: MemberTarget): boolean
+export function can(actor: MemberActor, action: Action, target?: MemberTarget): boolean {
   switch (action) {
     case 'buble.delete':
       return hasPermission(actor, 'delete_buble')
+    case 'buble.rename':
+      return hasPermission(actor, 'manage_buble')
     case 'invite.create':
       return hasPermission(actor, 'invite_members')
+    // Spec part 2 §6: adding and removing overview tools is the owner's alone.
+    case 'tools.manage':
+    case 'ownership.transfer':
+      return actor.role === 'owner'
     case 'buble.leave':
       // The owner hands the buble over first (transfer ownership), or deletes it.
       return actor.role !== 'owner'
+    case 'member.changeRole':
+      return !!target && reaches(actor, target) && hasPermission(actor, 'change_roles')
+    case 'member.changePermissions':
+      return !!target && reaches(actor, target) && hasPermission(actor, 'manage_members')
+    case 'member.remove':
+      return !!target && reaches(actor, target) && hasPermission(actor, 'remove_members')
+    case 'ownership.transferTo':
+      return !!target && actor.role === 'owner' && target.userId !== actor.userId && target.role !== 'owner'
   }
+}
+
+/** Why a role or permission change is refused, or null when `actor` may make it. */
+export function refuseMemberUpdate(
+  actor: MemberActor,
+  target: MemberTarget & { permissions: readonly string[] },
+  change: { role: BubleRole; customPermissions?: readonly string[] | undefined },
+): 'not-reached' | 'no-change-roles' | 'role-not-assignable' | 'no-manage-members' | 'grant-not-held' | null {
+  if (!reaches(actor, target)) return 'not-reached'
+  const roleChanges = change.role !== target.role || change.customPermissions === undefined
+  if (roleChanges) {
+    if (!hasPermission(actor, 'change_roles')) return 'no-change-roles'
+    if (!ASSIGNABLE[actor.role].includes(change.role)) return 'role-not-assignable'
+  }
+  if (change.customPermissions !== undefined && !hasPermission(actor, 'manage_members')) return 'no-manage-members'
+  const next = change.customPermissions ?? ROLE_DEFAULT_PERMISSIONS[change.role]
+  // Only permissions that change hands count: what the target keeps or lacks either way is not granted.
+  const changed = PERMISSIONS.filter((p) => next.includes(p) !== target.permissions.includes(p))
+  if (!changed.every((permission) => mayGrant(actor, permission))) return 'grant-not-held'
+  return null
 }

@@ -5,6 +5,7 @@
 
 import { UpdateProfileBody } from '@buble/shared/auth'
 import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from '@buble/shared/bubles'
+import { ContentTypeSchema } from '@buble/shared/unread'
 import { z } from 'zod'
 
 /**
@@ -60,6 +61,7 @@ export const MUTATION_ARGS = {
   'invite.create': CreateInviteBody.extend({ buble_id: BubleId }),
   'invite.accept': z.object({ code: InviteCode }),
   'profile.update': UpdateProfileBody,
+  'unread.read': z.object({ buble_id: BubleId, contentType: ContentTypeSchema }),
 } satisfies Partial<Record<MutationName, z.ZodType>>
 
 /** The mutations a device can queue today. */

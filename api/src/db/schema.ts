@@ -107,6 +107,8 @@ export const bubles = pgTable(
       .notNull()
       .references(() => users.id),
     createdAt: createdAt(),
+    /** The optional overview tools the owner turned on (the fixed three are always on). */
+    tools: text('tools').array().notNull().default(sql`'{}'::text[]`),
     version: version(),
     changedVersion: bigint('changed_version', { mode: 'number' }).notNull().default(0),
   },
@@ -134,6 +136,8 @@ export const memberships = pgTable(
     primaryKey({ columns: [t.bubleId, t.userId] }),
     index('memberships_user_idx').on(t.userId),
     index('memberships_buble_version_idx').on(t.bubleId, t.version),
+    // Unread members: who joined after a read mark, without reading the whole list.
+    index('memberships_buble_joined_idx').on(t.bubleId, t.joinedVersion),
   ],
 )
 
@@ -153,7 +157,37 @@ export const invites = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('invites_code_key').on(t.code), index('invites_buble_idx').on(t.bubleId)],
+  (t) => [
+    uniqueIndex('invites_code_key').on(t.code),
+    index('invites_buble_idx').on(t.bubleId),
+    // An address's open e-mail invites, joined when the account becomes active.
+    index('invites_open_email_idx').on(t.email).where(sql`${t.email} is not null and ${t.usedById} is null`),
+  ],
+)
+
+/**
+ * When each member last read each tab of a buble: unread counters count what others added since,
+ * by version (versions never tie and become visible in order; times can tie). No row: read at the
+ * join. `version` brings the caller's own counters to their devices.
+ */
+export const unreadMarks = pgTable(
+  'unread_marks',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+    readVersion: bigint('read_version', { mode: 'number' }).notNull(),
+    version: version(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.bubleId, t.contentType] }),
+    index('unread_marks_user_version_idx').on(t.userId, t.version),
+  ],
 )
 
 /**

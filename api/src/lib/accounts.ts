@@ -11,6 +11,9 @@ export type UserRow = typeof users.$inferSelect
 /** A feature's part of deleting an account (memberships, push subscriptions…), run in the deletion's transaction. */
 export type AccountDeletionStep = (tx: Tx, user: UserRow) => Promise<void>
 
+/** A feature's part of an account becoming active (its address verified), run in that transaction. */
+export type ActivationStep = (tx: Tx, user: UserRow) => Promise<void>
+
 /** A feature's part of a profile edit (re-sending rows that show the name or avatar), run in its sync write. */
 export type ProfileChangeStep = (w: SyncWriter, user: UserRow) => Promise<void>
 

@@ -18,6 +18,8 @@ const RULES = {
   emailActionPerEmail: { points: 5, duration: HOUR },
   emailActionPerIp: { points: 20, duration: HOUR },
   pledgePerIp: { points: 10, duration: HOUR },
+  // E-mail invites: no member can make Buble mail strangers by the hundred.
+  inviteMailsPerUser: { points: 30, duration: HOUR },
 } as const
 
 export type RateRule = keyof typeof RULES

@@ -3,6 +3,7 @@
  * entity) and the mutations it handles. Features export these; app.ts hands them to the sync feature.
  */
 
+import type { ContentType } from '@buble/shared/unread'
 import type { Entity, HandledMutation, MutationArgs } from '@buble/sync/protocol'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../db/client.ts'
@@ -13,8 +14,13 @@ export interface SyncSource {
   /**
    * The rows of this entity in the scanned bubles, newer than each buble's bound, at most `limit`
    * per buble. It selects `op, entity, id, buble_id, version` and reads the bounds as `b(id, lb)`.
+   * A source of rows addressed to one user only (their own counters) has no buble scan.
    */
-  scan(limit: SQL): SQL
+  scan?(limit: SQL): SQL
+  /** The caller's own rows of this entity newer than `lower` (same columns as `scan`; the store orders and cuts them). */
+  userScan?(userId: string, lower: number): SQL
+  /** The newest version of the caller's own rows of this entity, for the quick path (a scalar subquery). */
+  userHead?(userId: SQL): SQL
   /** The data of `put` changes by id, as the caller would get each row from REST. */
   load(db: Executor, ids: readonly string[], userId: string): Promise<Map<string, unknown>>
 }
@@ -36,3 +42,20 @@ export function scanTable(entity: Entity, table: string, bubleColumn: string, id
 export type MutationHandler<N extends HandledMutation> = (user: UserRow, args: MutationArgs<N>) => Promise<unknown>
 
 export type MutationHandlers = { [N in HandledMutation]: MutationHandler<N> }
+
+/**
+ * Content that counts towards a tab's unread counter (CONTRACT §3.2): rows others added since the
+ * member last read the tab. Counting reads an index on `(buble column, added column)` from the read
+ * mark and stops at the cap, so it never grows with the buble's history.
+ */
+export interface UnreadSource {
+  contentType: ContentType
+  /** The synced entity whose changes may change the count. */
+  entity: Entity
+  table: string
+  bubleColumn: string
+  /** The version taken when a row was added (it never changes after). */
+  addedColumn: string
+  /** Who added it: one's own rows never count. */
+  authorColumn: string
+}

@@ -65,6 +65,11 @@ export class SyncWriter {
     this.poke({ buble_id: bubleId, entity: 'buble', user_id: userId })
   }
 
+  /** Something of one user's alone changed (their read marks): only their devices pull. */
+  userChanged(userId: string, bubleId: string, entity: Entity): void {
+    this.poke({ buble_id: bubleId, entity, user_id: userId })
+  }
+
   /** A user joined a buble: their streams learn of it and their devices pull it. */
   joined(userId: string, bubleId: string): void {
     this.poke({ buble_id: bubleId, entity: 'buble', user_id: userId })

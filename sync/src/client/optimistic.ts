@@ -70,4 +70,12 @@ export const OPTIMISTIC: OptimisticMap = {
   'invite.accept': noLocalEffect,
   // The profile screen shows the server's answer; members' rows follow with the next pull.
   'profile.update': noLocalEffect,
+  // A tab just opened reads zero at once, on every device of the user once the pull comes.
+  'unread.read': {
+    touches: (args) => [{ table: 'unread', id: `${args.buble_id}:${args.contentType}` }],
+    async apply(store, args) {
+      const id = `${args.buble_id}:${args.contentType}`
+      await store.put('unread', { id, buble_id: args.buble_id, contentType: args.contentType, unreadCount: 0 })
+    },
+  },
 }

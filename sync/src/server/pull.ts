@@ -54,6 +54,11 @@ export interface PullStore {
   scan(request: ScanRequest): Promise<ScannedChange[]>
   /** The data of `put` changes, as the caller would get it from REST; ids it cannot find are left out. */
   load(entity: Entity, ids: readonly string[], userId: string): Promise<Map<string, unknown>>
+  /**
+   * Rows that changed because these did, for this caller (their unread counters when content was
+   * added or removed): sent after the page's own changes, outside the version order.
+   */
+  derive?(rows: readonly ScannedChange[], userId: string): ScannedChange[]
   /** Runs `fn` over one consistent snapshot of the database. */
   snapshot<T>(fn: (store: PullStore) => Promise<T>): Promise<T>
 }
@@ -131,7 +136,9 @@ async function readPage(
   })
   const hasMore = scanned.length > limit
   const rows = hasMore ? scanned.slice(0, limit) : scanned
-  const changes = await withData(store, rows, userId)
+  const seen = new Set(rows.map((row) => `${row.entity}|${row.id}`))
+  const derived = (store.derive?.(rows, userId) ?? []).filter((row) => !seen.has(`${row.entity}|${row.id}`))
+  const changes = await withData(store, [...rows, ...derived], userId)
   // A device with a cursor may still hold a buble it left and has since rejoined (it never saw the
   // `del`): it drops what it has of each buble it now receives from the start, before it arrives.
   const fresh =

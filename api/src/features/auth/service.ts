@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
-import { findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
+import { type ActivationStep, findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
 import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
 import { AppError, conflict, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail } from '../../lib/mail.ts'
@@ -25,7 +25,10 @@ export const AUTH_MESSAGES = {
 
 export type AuthService = ReturnType<typeof authService>
 
-export function authService(deps: Deps) {
+export function authService(
+  deps: Deps,
+  { activationSteps = [] }: { activationSteps?: readonly ActivationStep[] } = {},
+) {
   const { db, tokens, mailer, config, log, rateLimits, now } = deps
 
   const issueAuth = async (user: UserRow): Promise<AuthResponse> => ({
@@ -126,6 +129,8 @@ export function authService(deps: Deps) {
           .set({ emailVerified: true, updatedAt: now(), ...(promote ? { role: 'admin' as const } : {}) })
           .where(eq(users.id, userId))
           .returning()
+        // An address someone invited by e-mail: the invites become memberships now.
+        for (const step of activationSteps) await step(tx, row!)
         return row
       })
       if (!verified) throw tokenInvalid(AUTH_MESSAGES.verifyInvalid)

@@ -1,32 +1,19 @@
 /** Reads of bubles and members in their answer shapes (CONTRACT §3.2): a fixed number of queries for any number of bubles. */
 
 import type { Buble, Member, MemberRef } from '@buble/shared/bubles'
-import { BUBLE_MESSAGES, isUuid } from '@buble/shared/bubles'
+import { isUuid } from '@buble/shared/bubles'
 import { type BubleRole, effectivePermissions } from '@buble/shared/permissions'
+import { FIXED_TOOLS, optionalToolsOf } from '@buble/shared/tools'
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { bubles, memberships, users } from '../../db/schema.ts'
-import { notFound } from '../../lib/errors.ts'
+import { bubleNotFound, type MembershipRow, memberKey } from '../../lib/memberships.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 export type BubleRow = typeof bubles.$inferSelect
-export type MembershipRow = typeof memberships.$inferSelect
 
 // Lists show the owner first, then admins, moderators and members, each by how long they have belonged.
 const ROLE_RANK = sql`case ${memberships.role} when 'owner' then 0 when 'admin' then 1 when 'moderator' then 2 else 3 end`
-
-export const bubleNotFound = () => notFound(BUBLE_MESSAGES.notFound)
-
-/** The member row of a user in a buble, or 404: a non-member must not learn that the buble exists. */
-export async function requireMembership(db: Executor, bubleId: string, userId: string): Promise<MembershipRow> {
-  const [row] = await db
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, userId)))
-    .limit(1)
-  if (!row) throw bubleNotFound()
-  return row
-}
 
 /** The buble a path names by id or slug, if the user belongs to it; 404 otherwise. */
 export async function requireBubleFor(db: Executor, idOrSlug: string, userId: string): Promise<BubleRow> {
@@ -89,8 +76,6 @@ export async function loadMembersByKey(db: Executor, keys: readonly string[]): P
   return new Map(rows.map((row) => [memberKey(row.membership.bubleId, row.membership.userId), toMember(row)]))
 }
 
-export const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`
-
 /** Bubles as `viewerId` sees them (their role and permissions), in the order of `ids`; missing ones are left out. */
 export async function loadBubles(db: Executor, ids: readonly string[], viewerId: string): Promise<Buble[]> {
   if (ids.length === 0) return []
@@ -143,6 +128,7 @@ function toBuble(
     members: refs,
     my_role: role,
     my_permissions: mine ? effectivePermissions(mine) : [],
+    tools: [...FIXED_TOOLS, ...optionalToolsOf(buble.tools)],
   }
 }
 

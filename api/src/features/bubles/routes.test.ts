@@ -124,6 +124,8 @@ describe.each(backends())('bubles on %s', (backend) => {
         members: [{ id: ada.id, name: 'Ada Lovelace', avatar_url: null }],
         my_role: 'owner',
         my_permissions: expect.any(Array),
+        // The overview tools that are on: the fixed three to begin with.
+        tools: ['wall', 'stories', 'local_events'],
       })
       expect(isUuid(buble.id)).toBe(true)
       expect(buble.id).toBe(buble.id.toLowerCase())

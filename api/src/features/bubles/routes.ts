@@ -1,11 +1,24 @@
-import { MessageResponse } from '@buble/shared/auth'
-import { Buble, CreateBubleBody, CreateInviteBody, Invite, InviteCode, isUuid, Member } from '@buble/shared/bubles'
+import { AuthResponse, CompleteRegistrationBody, MessageResponse } from '@buble/shared/auth'
+import {
+  Buble,
+  CreateBubleBody,
+  CreateInviteBody,
+  Invite,
+  InviteCode,
+  isUuid,
+  Member,
+  RenameBubleBody,
+} from '@buble/shared/bubles'
+import { RemoveMemberBody, TransferOwnershipBody, UpdateRoleBody, UpdateRoleResponse } from '@buble/shared/members'
+import { ToolsBody, ToolsResponse } from '@buble/shared/tools'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../lib/auth.ts'
+import { bubleNotFound } from '../../lib/memberships.ts'
 import { describe } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
-import { bubleNotFound } from './queries.ts'
+import type { InvitesService } from './invites.ts'
+import type { MembersService } from './members.ts'
 import type { BublesService } from './service.ts'
 
 const tag = 'bubles'
@@ -16,54 +29,116 @@ function bubleId(raw: string): string {
   return raw.toLowerCase()
 }
 
-export function bublesRoutes(bubles: BublesService) {
-  return new Hono<AppEnv>()
-    .get('/', describe({ tag, summary: 'Your bubles, newest first', response: z.array(Buble) }), async (c) =>
-      c.json(await bubles.list(c.var.user)),
-    )
-    .post(
-      '/',
-      describe({
-        tag,
-        summary: 'Create a buble (a second call with the same id answers it)',
-        status: 201,
-        response: Buble,
-      }),
-      validate('json', CreateBubleBody),
-      async (c) => {
-        const { buble, created } = await bubles.create(c.var.user, c.req.valid('json'))
-        return c.json(buble, created ? 201 : 200)
-      },
-    )
-    .post(
-      '/invites/:code/accept',
-      describe({ tag, summary: 'Join a buble with an invite code', response: Buble }),
-      validate('param', z.object({ code: InviteCode })),
-      async (c) => c.json(await bubles.acceptInvite(c.var.user, c.req.valid('param').code)),
-    )
-    .get('/:idOrSlug', describe({ tag, summary: 'One of your bubles, by id or slug', response: Buble }), async (c) =>
-      c.json(await bubles.get(c.var.user, c.req.param('idOrSlug'))),
-    )
-    .delete('/:id', describe({ tag, summary: 'Delete a buble (needs delete_buble)', status: 204 }), async (c) => {
-      await bubles.remove(c.var.user, bubleId(c.req.param('id')))
-      return c.body(null, 204)
-    })
-    .post(
-      '/:id/invites',
-      describe({ tag, summary: 'Generate a single-use invite code, valid 7 days', status: 201, response: Invite }),
-      validate('json', CreateInviteBody),
-      async (c) => c.json(await bubles.createInvite(c.var.user, bubleId(c.req.param('id')), c.req.valid('json')), 201),
-    )
-    .get('/:id/members', describe({ tag, summary: "A buble's members", response: z.array(Member) }), async (c) =>
-      c.json(await bubles.members(c.var.user, bubleId(c.req.param('id')))),
-    )
-    .delete(
-      '/:id/members/:userId',
-      describe({ tag, summary: 'Leave a buble (your own user id)', status: 204, response: MessageResponse }),
-      async (c) => {
-        const userId = c.req.param('userId')
-        await bubles.leave(c.var.user, bubleId(c.req.param('id')), isUuid(userId) ? userId.toLowerCase() : userId)
+export function bublesRoutes({
+  bubles,
+  members,
+  invites,
+}: {
+  bubles: BublesService
+  members: MembersService
+  invites: InvitesService
+}) {
+  return (
+    new Hono<AppEnv>()
+      .get('/', describe({ tag, summary: 'Your bubles, newest first', response: z.array(Buble) }), async (c) =>
+        c.json(await bubles.list(c.var.user)),
+      )
+      .post(
+        '/',
+        describe({
+          tag,
+          summary: 'Create a buble (a second call with the same id answers it)',
+          status: 201,
+          response: Buble,
+        }),
+        validate('json', CreateBubleBody),
+        async (c) => {
+          const { buble, created } = await bubles.create(c.var.user, c.req.valid('json'))
+          return c.json(buble, created ? 201 : 200)
+        },
+      )
+      // Before the routes with an id: these paths are not ids.
+      .post(
+        '/complete-registration',
+        describe({
+          tag,
+          summary: 'Choose a password for an account an e-mail invite made',
+          response: AuthResponse,
+          auth: false,
+        }),
+        validate('json', CompleteRegistrationBody),
+        async (c) => c.json(await invites.completeRegistration(c.req.valid('json'))),
+      )
+      .post(
+        '/invites/:code/accept',
+        describe({ tag, summary: 'Join a buble with an invite code', response: Buble }),
+        validate('param', z.object({ code: InviteCode })),
+        async (c) => c.json(await invites.acceptInvite(c.var.user, c.req.valid('param').code)),
+      )
+      .get('/:idOrSlug', describe({ tag, summary: 'One of your bubles, by id or slug', response: Buble }), async (c) =>
+        c.json(await bubles.get(c.var.user, c.req.param('idOrSlug'))),
+      )
+      .patch(
+        '/:id',
+        describe({ tag, summary: 'Rename a buble (needs manage_buble); the slug stays', response: Buble }),
+        validate('json', RenameBubleBody),
+        async (c) => c.json(await bubles.rename(c.var.user, bubleId(c.req.param('id')), c.req.valid('json').name)),
+      )
+      .delete('/:id', describe({ tag, summary: 'Delete a buble (needs delete_buble)', status: 204 }), async (c) => {
+        await bubles.remove(c.var.user, bubleId(c.req.param('id')))
         return c.body(null, 204)
-      },
-    )
+      })
+      .get('/:id/tools', describe({ tag, summary: 'The overview tools', response: ToolsResponse }), async (c) =>
+        c.json(await bubles.tools(c.var.user, bubleId(c.req.param('id')))),
+      )
+      .put(
+        '/:id/tools',
+        describe({ tag, summary: 'Turn optional overview tools on or off (the owner)', response: ToolsResponse }),
+        validate('json', ToolsBody),
+        async (c) => c.json(await bubles.setTools(c.var.user, bubleId(c.req.param('id')), c.req.valid('json'))),
+      )
+      .post(
+        '/:id/invites',
+        describe({
+          tag,
+          summary: 'Generate a single-use invite code, valid 7 days; with an e-mail, mail it',
+          status: 201,
+          response: Invite,
+        }),
+        validate('json', CreateInviteBody),
+        async (c) =>
+          c.json(await invites.createInvite(c.var.user, bubleId(c.req.param('id')), c.req.valid('json')), 201),
+      )
+      .get('/:id/members', describe({ tag, summary: "A buble's members", response: z.array(Member) }), async (c) =>
+        c.json(await bubles.members(c.var.user, bubleId(c.req.param('id')))),
+      )
+      .put(
+        '/:id/members/role',
+        describe({ tag, summary: "Change a member's role and permissions", response: UpdateRoleResponse }),
+        validate('json', UpdateRoleBody),
+        async (c) => c.json(await members.changeRole(c.var.user, bubleId(c.req.param('id')), c.req.valid('json'))),
+      )
+      .delete(
+        '/:id/members/remove',
+        describe({ tag, summary: 'Remove a member (needs remove_members)', response: MessageResponse }),
+        validate('json', RemoveMemberBody),
+        async (c) => c.json(await members.removeMember(c.var.user, bubleId(c.req.param('id')), c.req.valid('json'))),
+      )
+      .delete(
+        '/:id/members/:userId',
+        describe({ tag, summary: 'Leave a buble (your own user id)', status: 204 }),
+        async (c) => {
+          const userId = c.req.param('userId')
+          await bubles.leave(c.var.user, bubleId(c.req.param('id')), isUuid(userId) ? userId.toLowerCase() : userId)
+          return c.body(null, 204)
+        },
+      )
+      .post(
+        '/:id/transfer-ownership',
+        describe({ tag, summary: 'Hand the buble to another member (the owner)', response: MessageResponse }),
+        validate('json', TransferOwnershipBody),
+        async (c) =>
+          c.json(await members.transferOwnership(c.var.user, bubleId(c.req.param('id')), c.req.valid('json'))),
+      )
+  )
 }

@@ -1,9 +1,22 @@
 /** The bubles feature in sync: its synced tables (bubles, members) and the mutations it handles. */
 
-import type { MutationHandlers, SyncSource } from '../../lib/sync-sources.ts'
+import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
+import type { InvitesService } from './invites.ts'
 import { loadBubles, loadMembersByKey } from './queries.ts'
 import type { BublesService } from './service.ts'
+
+/** New members count on the members tab's unread counter. */
+export const bubleUnreadSources: UnreadSource[] = [
+  {
+    contentType: 'members',
+    entity: 'member',
+    table: 'memberships',
+    bubleColumn: 'buble_id',
+    addedColumn: 'joined_version',
+    authorColumn: 'user_id',
+  },
+]
 
 export const bubleSyncSources: SyncSource[] = [
   {
@@ -19,9 +32,13 @@ export const bubleSyncSources: SyncSource[] = [
   },
 ]
 
-export function bubleMutations(
-  bubles: BublesService,
-): Pick<MutationHandlers, 'buble.create' | 'buble.delete' | 'buble.leave' | 'invite.create' | 'invite.accept'> {
+export function bubleMutations({
+  bubles,
+  invites,
+}: {
+  bubles: BublesService
+  invites: InvitesService
+}): Pick<MutationHandlers, 'buble.create' | 'buble.delete' | 'buble.leave' | 'invite.create' | 'invite.accept'> {
   return {
     'buble.create': async (user, args) => (await bubles.create(user, args)).buble,
     'buble.delete': async (user, args) => {
@@ -32,7 +49,7 @@ export function bubleMutations(
       await bubles.leave(user, args.buble_id)
       return null
     },
-    'invite.create': (user, { buble_id, ...body }) => bubles.createInvite(user, buble_id, body),
-    'invite.accept': (user, args) => bubles.acceptInvite(user, args.code),
+    'invite.create': (user, { buble_id, ...body }) => invites.createInvite(user, buble_id, body),
+    'invite.accept': (user, args) => invites.acceptInvite(user, args.code),
   }
 }

@@ -5,7 +5,7 @@ import { pull } from '@buble/sync/server/pull'
 import type { Db } from '../../db/client.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ChangeBus } from '../../lib/change-bus.ts'
-import type { MutationHandlers, SyncSource } from '../../lib/sync-sources.ts'
+import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { createPushHandler, type PushHooks } from './push.ts'
 import { createQuietCache } from './quiet-cache.ts'
 import { createPullStore } from './store.ts'
@@ -15,10 +15,11 @@ export type SyncService = ReturnType<typeof syncService>
 export function syncService(
   { db, bus }: { db: Db; bus: ChangeBus },
   sources: readonly SyncSource[],
+  unreadSources: readonly UnreadSource[],
   handlers: MutationHandlers,
   hooks: PushHooks = {},
 ) {
-  const store = createPullStore(db, sources)
+  const store = createPullStore(db, sources, unreadSources)
   const quietCache = createQuietCache(bus)
   return {
     push: createPushHandler(db, handlers, hooks),

@@ -8,7 +8,7 @@ import type { PullOutline, PullStore, ScannedChange, ScanRequest } from '@buble/
 import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
 import { syncMeta } from '../../db/schema.ts'
-import type { SyncSource } from '../../lib/sync-sources.ts'
+import type { SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
@@ -22,13 +22,22 @@ type OutlineRow = {
 }
 
 /** The outline of a pull in one statement (prepared on the quick path, which runs on every pull). */
-function outlineQuery(exec: Executor, userId: SQL | SQL.Aliased | ReturnType<typeof sql.placeholder>) {
+function outlineQuery(
+  exec: Executor,
+  sources: readonly SyncSource[],
+  userId: SQL | ReturnType<typeof sql.placeholder>,
+) {
+  const userId$ = sql`${userId}`
+  const heads = [
+    sql`(select coalesce(max(version), 0) from sync_tombstones where user_id = ${userId$})`,
+    ...sources.flatMap((source) => (source.userHead ? [sql`coalesce(${source.userHead(userId$)}, 0)`] : [])),
+  ]
   return exec
     .select({
       epoch: syncMeta.value,
       horizon: sql<string | null>`(select value from sync_meta where key = 'horizon')`,
       max: sql<string>`(select case when is_called then last_value else 0 end from sync_version)`,
-      userHead: sql<string>`(select coalesce(max(version), 0) from sync_tombstones where user_id = ${userId})`,
+      userHead: sql<string>`greatest(${sql.join(heads, sql`, `)})`,
       // A primary-key lookup per membership, whatever the number of bubles in the database.
       bubles: sql<OutlineRow['bubles']>`(select coalesce(json_agg(json_build_array(m.buble_id, m.joined_version,
           (select b.changed_version from bubles b where b.id = m.buble_id))), '[]'::json)
@@ -53,14 +62,21 @@ function toOutline(row: OutlineRow | undefined): PullOutline {
   }
 }
 
-export function createPullStore(db: Db, sources: readonly SyncSource[]): PullStore {
+export function createPullStore(
+  db: Db,
+  sources: readonly SyncSource[],
+  unreadSources: readonly UnreadSource[] = [],
+): PullStore {
   const byEntity = new Map(sources.map((source) => [source.entity, source]))
-  const preparedOutline = outlineQuery(db, sql.placeholder('userId')).prepare('sync_outline')
+  const preparedOutline = outlineQuery(db, sources, sql.placeholder('userId')).prepare('sync_outline')
+  const counted = new Map(unreadSources.map((source) => [source.entity, source.contentType]))
 
   function storeOn(exec: Executor, prepared: boolean): PullStore {
     return {
       async outline(userId) {
-        const rows = prepared ? await preparedOutline.execute({ userId }) : await outlineQuery(exec, sql`${userId}`)
+        const rows = prepared
+          ? await preparedOutline.execute({ userId })
+          : await outlineQuery(exec, sources, sql`${userId}`)
         return toOutline(rows[0] as OutlineRow | undefined)
       },
 
@@ -79,6 +95,16 @@ export function createPullStore(db: Db, sources: readonly SyncSource[]): PullSto
         return source.load(exec, ids, userId)
       },
 
+      // Added or removed content changes the caller's counter of its tab in that buble.
+      derive(rows) {
+        const ids = new Set<string>()
+        for (const row of rows) {
+          const contentType = counted.get(row.entity)
+          if (contentType && row.buble_id) ids.add(`${row.buble_id}:${contentType}`)
+        }
+        return [...ids].map((id) => ({ entity: 'unread', op: 'put', id, buble_id: id.slice(0, 36), version: 0 }))
+      },
+
       snapshot: (fn) =>
         db.transaction((tx) => fn(storeOn(tx, false)), { isolationLevel: 'repeatable read', accessMode: 'read only' }),
     }
@@ -92,7 +118,8 @@ function scanQuery(sources: readonly SyncSource[], request: ScanRequest): SQL | 
   const limit = sql.raw(String(Math.trunc(request.limit)))
   const legs: SQL[] = []
   if (request.bounds.length > 0) {
-    for (const source of sources) legs.push(sql`(${source.scan(limit)} order by version limit ${limit})`)
+    for (const source of sources)
+      if (source.scan) legs.push(sql`(${source.scan(limit)} order by version limit ${limit})`)
     // Deletes inside the bubles, except for a buble the device is only now receiving whole.
     legs.push(sql`(select 'del'::text as op, l.* from b cross join lateral (
         select t.entity, t.entity_id as id, t.buble_id, t.version from sync_tombstones t
@@ -107,6 +134,9 @@ function scanQuery(sources: readonly SyncSource[], request: ScanRequest): SQL | 
       where t.user_id = ${request.userId} and t.version > ${request.userLower}
         and t.buble_id <> all(${pgUuidArray(request.memberOf)})
       order by t.version limit ${limit})`)
+  for (const source of sources)
+    if (source.userScan)
+      legs.push(sql`(${source.userScan(request.userId, request.userLower)} order by version limit ${limit})`)
   if (legs.length === 0) return null
   const ids = pgUuidArray(request.bounds.map((bound) => bound.id))
   const lowers = sql`${`{${request.bounds.map((bound) => bound.lower).join(',')}}`}::bigint[]`

@@ -48,6 +48,7 @@ export function streamHandler({ db, bus, authenticate, log, heartbeatMs = HEARTB
         const poke = { buble_id: event.buble_id, entity: event.entity }
         if (event.user_id) {
           if (event.user_id !== user.id) return
+          if (event.entity !== 'buble') return send('poke', poke)
           // Joined or lost a buble: follow its pokes from now on (or stop).
           writing = writing
             .then(async () => {

@@ -212,8 +212,11 @@ describe.each(backends())('sync on %s', (backend) => {
       expect(changes.map((change) => [change.entity, change.op, change.id])).toEqual([
         ['member', 'put', `${buble.id}:${member.id}`],
         ['buble', 'put', buble.id],
+        // The new member counts on the owner's members tab.
+        ['unread', 'put', `${buble.id}:members`],
       ])
       expect(changes[1]?.data).toMatchObject({ member_count: 2 })
+      expect(changes[2]?.data).toEqual({ contentType: 'members', unreadCount: 1 })
     })
 
     test('after joining, the buble arrives whole though the cursor is newer than its history', async () => {
@@ -248,7 +251,10 @@ describe.each(backends())('sync on %s', (backend) => {
       const whole = await pullAll(h, joiner.token, cursor)
       expect(paged.pages).toBeGreaterThan(3)
       expect(idsOf(applyChanges(paged.changes))).toEqual(idsOf(applyChanges(whole.changes)))
-      const puts = paged.changes.filter((change) => change.op === 'put').map((change) => change.id)
+      // Each row once; a counter is sent again with each page that changes it.
+      const puts = paged.changes
+        .filter((change) => change.op === 'put' && change.entity !== 'unread')
+        .map((change) => change.id)
       expect(new Set(puts).size).toBe(puts.length)
       expect(idsOf(applyChanges(paged.changes)).member).toHaveLength(7)
       expect((await pullPage(h, joiner.token, paged.cursor)).changes).toEqual([])
@@ -297,7 +303,10 @@ describe.each(backends())('sync on %s', (backend) => {
       expect(ownerChanges.map((change) => [change.entity, change.op, change.id])).toEqual([
         ['member', 'del', `${buble.id}:${leaver.id}`],
         ['buble', 'put', buble.id],
+        // Gone before the owner read the members tab: it counts no more.
+        ['unread', 'put', `${buble.id}:members`],
       ])
+      expect(ownerChanges[2]?.data).toEqual({ contentType: 'members', unreadCount: 0 })
     })
 
     test('a deleted buble comes as a del to every member, and nothing of it afterwards', async () => {

@@ -1,0 +1,229 @@
+/**
+ * Invites (CONTRACT §3.2, §6): single-use codes, by hand or by e-mail. An address with an active
+ * account gets the code; an unknown one gets a pending account and a link to choose a password.
+ * A pending account becomes a member when it becomes active: on complete-registration, or when the
+ * person registers normally with that address and verifies it (then the registration link is spent).
+ */
+
+import type { AuthResponse, CompleteRegistrationBody } from '@buble/shared/auth'
+import {
+  BUBLE_MESSAGES,
+  type Buble,
+  type CreateInviteBody,
+  INVITE_ALPHABET,
+  INVITE_CODE_LENGTH,
+  INVITE_TTL_MS,
+  type Invite,
+} from '@buble/shared/bubles'
+import { REGISTRATION_TOKEN_TTL_MS } from '@buble/shared/constants'
+import { can } from '@buble/shared/permissions'
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import { customAlphabet } from 'nanoid'
+import { v7 as uuidv7 } from 'uuid'
+import { bubles, emailTokens, invites, users } from '../../db/schema.ts'
+import type { Deps } from '../../deps.ts'
+import { type ActivationStep, findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
+import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
+import { conflict, forbidden, tokenInvalid } from '../../lib/errors.ts'
+import { linkMail, type MailMessage } from '../../lib/mail.ts'
+import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
+import { hashPassword } from '../../lib/passwords.ts'
+import { lockVersions, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
+import { loadBuble } from './queries.ts'
+import type { MembershipWrites } from './writes.ts'
+
+const newInviteCode = customAlphabet(INVITE_ALPHABET, INVITE_CODE_LENGTH)
+
+export const INVITE_MESSAGES = {
+  notAllowed: 'You are not allowed to invite members to this Buble',
+  alreadyMember: 'This person is already a member of this Buble',
+  registrationInvalid: 'This registration link is invalid or has expired',
+} as const
+
+/** A display name for an account made by an invite, from its address ('ada.lovelace@…' → 'Ada Lovelace'). */
+export function nameFromEmail(email: string): string {
+  const words = email
+    .slice(0, email.indexOf('@'))
+    .split(/[._+-]+/)
+    .filter((word) => /^[\p{L}\p{N}]+$/u.test(word))
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+  const name = words.join(' ').slice(0, 80).trim()
+  return name.length >= 2 ? name : 'Invited member'
+}
+
+export type InvitesService = ReturnType<typeof invitesService>
+
+export function invitesService(deps: Deps, writes: MembershipWrites) {
+  const { db, now, mailer, config, tokens, rateLimits, log } = deps
+
+  async function insertInvite(w: SyncWriter, bubleId: string, createdById: string, email: string | null) {
+    const expiresAt = new Date(now().getTime() + INVITE_TTL_MS)
+    for (;;) {
+      const code = newInviteCode()
+      const inserted = await w.tx
+        .insert(invites)
+        .values({ id: uuidv7(), code, bubleId, createdById, email, expiresAt, createdAt: now() })
+        .onConflictDoNothing({ target: invites.code })
+        .returning({ code: invites.code })
+      if (inserted[0]) return { code: inserted[0].code, expires_at: expiresAt.toISOString() }
+    }
+  }
+
+  /** Joins every open invite addressed to the user's e-mail (an account that has just become active). */
+  async function joinOpenInvites(w: SyncWriter, user: UserRow): Promise<string[]> {
+    const open = await w.tx
+      .select()
+      .from(invites)
+      .where(and(eq(invites.email, user.email), isNull(invites.usedById), gt(invites.expiresAt, now())))
+      .for('update')
+    const joined: string[] = []
+    for (const invite of open) {
+      await w.tx.update(invites).set({ usedById: user.id, usedAt: now() }).where(eq(invites.id, invite.id))
+      if (joined.includes(invite.bubleId) || (await findMembership(w.tx, invite.bubleId, user.id))) continue
+      await writes.addMember(w, invite.bubleId, user.id, 'member')
+      joined.push(invite.bubleId)
+    }
+    return joined
+  }
+
+  /**
+   * An address verified: if it was invited while it had no account (it holds an unspent
+   * registration link), it registered normally instead of following the link. Its invites become
+   * memberships and the link is spent (CONTRACT §6). An account that was mailed a code joins with it.
+   */
+  const activationStep: ActivationStep = async (tx, user) => {
+    // The version lock first, as every sync write takes it before its row locks.
+    await lockVersions(tx)
+    const spent = await tx
+      .update(emailTokens)
+      .set({ usedAt: now() })
+      .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.kind, 'registration'), isNull(emailTokens.usedAt)))
+      .returning({ id: emailTokens.id })
+    if (spent.length === 0) return
+    await syncWriteIn(tx, (w) => joinOpenInvites(w, user))
+  }
+
+  function inviteMail(
+    inviter: UserRow,
+    bubleName: string,
+    invite: Invite,
+    to: UserRow,
+    registrationToken: string | null,
+  ): MailMessage {
+    const subject = `${inviter.name} invited you to ${bubleName} on Buble`
+    if (registrationToken)
+      return linkMail({
+        to: to.email,
+        subject,
+        greeting: 'Hi,',
+        lines: [
+          `${inviter.name} invited you to join ${bubleName}, a private group on Buble.`,
+          `Choose a password to create your account, and you are in ${bubleName} at once.`,
+        ],
+        action: 'Create your account',
+        link: `${config.publicUrl}/complete-registration?token=${encodeURIComponent(registrationToken)}`,
+        footer: `This link works once and expires in 7 days. If you do not know ${inviter.name}, ignore this email.`,
+      })
+    return linkMail({
+      to: to.email,
+      subject,
+      greeting: `Hi ${to.name},`,
+      lines: [
+        `${inviter.name} invited you to join ${bubleName} on Buble.`,
+        `Your invite code: ${invite.code}`,
+        'Open Buble, choose Join Buble and enter the code.',
+      ],
+      action: 'Open Buble',
+      link: `${config.publicUrl}/dashboard`,
+      footer: `The code works once and expires in 7 days. If you do not know ${inviter.name}, ignore this email.`,
+    })
+  }
+
+  return {
+    activationStep,
+
+    /** A new code; with an e-mail address, also mailed (and a pending account made for an unknown address). */
+    async createInvite(user: UserRow, bubleId: string, body: CreateInviteBody): Promise<Invite> {
+      // Before the transaction: the limiter has its own queries.
+      if (body.email) await rateLimits.consume(['inviteMailsPerUser', user.id])
+      const made = await syncWrite(db, async (w) => {
+        const membership = await requireMembership(w.tx, bubleId, user.id)
+        if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
+        if (!body.email) return { invite: await insertInvite(w, bubleId, user.id, null) }
+        const [buble] = await w.tx.select({ name: bubles.name }).from(bubles).where(eq(bubles.id, bubleId))
+        let invitee = await findUserByEmail(w.tx, body.email)
+        if (invitee?.status === 'active') {
+          if (await findMembership(w.tx, bubleId, invitee.id)) throw conflict(INVITE_MESSAGES.alreadyMember)
+          const invite = await insertInvite(w, bubleId, user.id, invitee.email)
+          return { invite, mail: inviteMail(user, buble!.name, invite, invitee, null) }
+        }
+        if (!invitee) {
+          const [pending] = await w.tx
+            .insert(users)
+            .values({
+              id: uuidv7(),
+              name: nameFromEmail(body.email),
+              email: body.email,
+              status: 'pending',
+              createdAt: now(),
+              updatedAt: now(),
+            })
+            .returning()
+          invitee = pending!
+        }
+        const invite = await insertInvite(w, bubleId, user.id, invitee.email)
+        const token = await issueEmailToken(w.tx, invitee.id, 'registration', REGISTRATION_TOKEN_TTL_MS, now())
+        return { invite, mail: inviteMail(user, buble!.name, invite, invitee, token) }
+      })
+      // After the commit: a mail failure keeps the invite, and the code is shown to the inviter anyway.
+      if (made.mail)
+        await mailer.send(made.mail).catch((err: unknown) => log.error('invite mail failed', { bubleId, err }))
+      return made.invite
+    },
+
+    /** Joins the buble of an unused, unexpired code; the code is spent only by a successful join. */
+    acceptInvite(user: UserRow, code: string): Promise<Buble> {
+      return syncWrite(db, async (w) => {
+        const [invite] = await w.tx.select().from(invites).where(eq(invites.code, code)).limit(1).for('update')
+        // A code mailed to an address is that address's: to anyone else it is no code at all.
+        if (
+          !invite ||
+          invite.usedById ||
+          invite.usedAt ||
+          invite.expiresAt <= now() ||
+          (invite.email && invite.email !== user.email)
+        )
+          throw tokenInvalid(BUBLE_MESSAGES.inviteInvalid)
+        if (await findMembership(w.tx, invite.bubleId, user.id)) throw conflict(BUBLE_MESSAGES.alreadyMember)
+        await w.tx.update(invites).set({ usedById: user.id, usedAt: now() }).where(eq(invites.id, invite.id))
+        await writes.addMember(w, invite.bubleId, user.id, 'member')
+        return loadBuble(w.tx, invite.bubleId, user.id)
+      })
+    },
+
+    /** Sets the password of an account made by an e-mail invite: it is signed in, verified, and a member. */
+    async completeRegistration(body: CompleteRegistrationBody): Promise<AuthResponse> {
+      const passwordHash = await hashPassword(body.password)
+      const user = await syncWrite(db, async (w) => {
+        const userId = await consumeEmailToken(w.tx, body.token, 'registration', now())
+        const pending = userId ? await findUserById(w.tx, userId) : undefined
+        if (pending?.status !== 'pending') throw tokenInvalid(INVITE_MESSAGES.registrationInvalid)
+        const promote = config.adminEmails.includes(pending.email)
+        const [active] = await w.tx
+          .update(users)
+          .set({
+            passwordHash,
+            status: 'active',
+            emailVerified: true,
+            updatedAt: now(),
+            ...(promote ? { role: 'admin' as const } : {}),
+          })
+          .where(eq(users.id, pending.id))
+          .returning()
+        await joinOpenInvites(w, active!)
+        return active!
+      })
+      return { access_token: await tokens.sign(user), user: toUser(user) }
+    },
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The writes every buble and membership service shares: joining, leaving or being removed,
+ * deleting a buble, changing a member, handing over ownership. Each runs inside a sync write and
+ * records what devices must hear (versions, tombstones, pokes).
+ */
+
+import { type BubleRole, type Permission, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
+import { and, eq, sql } from 'drizzle-orm'
+import { bubles, memberships } from '../../db/schema.ts'
+import { type MembershipRow, memberKey } from '../../lib/memberships.ts'
+import { NEXT_VERSION, type SyncWriter } from '../../lib/sync-writes.ts'
+
+export type MembershipWrites = ReturnType<typeof membershipWrites>
+
+export function membershipWrites(now: () => Date) {
+  /** The buble's member count and list (or its members' roles) changed: every member gets it again. */
+  async function touchBuble(w: SyncWriter, bubleId: string) {
+    await w.tx.update(bubles).set({ version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
+    w.changed(bubleId, 'buble')
+  }
+
+  return {
+    touchBuble,
+
+    async addMember(w: SyncWriter, bubleId: string, userId: string, role: 'owner' | 'member', newBuble = false) {
+      // The join's version is the member row's own: a device backfilling the buble receives that row,
+      // so its cursor cannot pass the join before it has the buble's whole content.
+      const permissions = `{${ROLE_DEFAULT_PERMISSIONS[role].join(',')}}`
+      await w.tx.execute(sql`insert into memberships (buble_id, user_id, role, permissions, joined_at, joined_version, version)
+        select ${bubleId}, ${userId}, ${role}, ${permissions}::text[], ${now()}, v, v
+        from (select nextval('sync_version') as v) as next`)
+      // A new member starts at zero: joining counts as having read everything before (CONTRACT §6).
+      await w.tx.execute(sql`delete from unread_marks where user_id = ${userId} and buble_id = ${bubleId}`)
+      w.changed(bubleId, 'member')
+      // A new buble is sent whole anyway.
+      if (newBuble) w.changed(bubleId, 'buble')
+      else await touchBuble(w, bubleId)
+      w.joined(userId, bubleId)
+    },
+
+    /** Removes a membership: the others see the member go, the user's devices forget the buble. */
+    async removeMember(w: SyncWriter, bubleId: string, userId: string) {
+      await w.tx.delete(memberships).where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, userId)))
+      await w.tx.execute(sql`delete from unread_marks where user_id = ${userId} and buble_id = ${bubleId}`)
+      await w.deleted('member', bubleId, [memberKey(bubleId, userId)])
+      await touchBuble(w, bubleId)
+      await w.forget(userId, bubleId)
+    },
+
+    /** Sets a member's role and permission list. */
+    async updateMember(
+      w: SyncWriter,
+      bubleId: string,
+      userId: string,
+      change: { role: BubleRole; permissions: readonly Permission[] | readonly string[] },
+    ): Promise<MembershipRow> {
+      const [row] = await w.tx
+        .update(memberships)
+        .set({ role: change.role, permissions: [...change.permissions], version: NEXT_VERSION })
+        .where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, userId)))
+        .returning()
+      w.changed(bubleId, 'member')
+      // The buble carries each viewer's role and permissions.
+      await touchBuble(w, bubleId)
+      return row!
+    },
+
+    /** Hands a buble to another member; the previous owner becomes a plain member. */
+    async transferOwnership(w: SyncWriter, bubleId: string, fromUserId: string, toUserId: string) {
+      await w.tx
+        .update(memberships)
+        .set({ role: 'owner', permissions: [...ROLE_DEFAULT_PERMISSIONS.owner], version: NEXT_VERSION })
+        .where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, toUserId)))
+      await w.tx
+        .update(memberships)
+        .set({ role: 'member', permissions: [...ROLE_DEFAULT_PERMISSIONS.member], version: NEXT_VERSION })
+        .where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, fromUserId)))
+      await w.tx.update(bubles).set({ ownerId: toUserId, version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
+      w.changed(bubleId, 'member')
+      w.changed(bubleId, 'buble')
+    },
+
+    /** Deletes a buble and everything in it; every member's devices forget it. */
+    async deleteBuble(w: SyncWriter, bubleId: string) {
+      const members = await w.tx
+        .select({ userId: memberships.userId })
+        .from(memberships)
+        .where(eq(memberships.bubleId, bubleId))
+      await w.tx.delete(bubles).where(eq(bubles.id, bubleId))
+      // The buble's own tombstones are moot: every device that had it drops it whole.
+      await w.tx.execute(sql`delete from sync_tombstones where buble_id = ${bubleId} and user_id is null`)
+      for (const member of members) await w.forget(member.userId, bubleId)
+    },
+  }
+}

@@ -1,0 +1,39 @@
+/** Who belongs to a buble, as every buble-scoped feature checks it (404 for outsiders: they must not learn it exists). */
+
+import { BUBLE_MESSAGES } from '@buble/shared/bubles'
+import { MEMBER_MESSAGES } from '@buble/shared/members'
+import { and, eq } from 'drizzle-orm'
+import type { Executor } from '../db/client.ts'
+import { memberships } from '../db/schema.ts'
+import { notFound } from './errors.ts'
+
+export type MembershipRow = typeof memberships.$inferSelect
+
+export const bubleNotFound = () => notFound(BUBLE_MESSAGES.notFound)
+export const memberNotFound = () => notFound(MEMBER_MESSAGES.memberNotFound)
+
+/** The id of a `member` change: `<buble_id>:<user_id>`, so a device can name a row it makes offline. */
+export const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`
+
+export async function findMembership(
+  db: Executor,
+  bubleId: string,
+  userId: string,
+): Promise<MembershipRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, userId)))
+    .limit(1)
+  return row
+}
+
+/** The member row of a user in a buble, or 404: a non-member must not learn that the buble exists. */
+export async function requireMembership(db: Executor, bubleId: string, userId: string): Promise<MembershipRow> {
+  const row = await findMembership(db, bubleId, userId)
+  if (!row) throw bubleNotFound()
+  return row
+}
+
+/** The rules' view of a member row. */
+export const actorOf = (row: MembershipRow) => ({ userId: row.userId, role: row.role, permissions: row.permissions })

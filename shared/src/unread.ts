@@ -1,0 +1,21 @@
+/** Unread counters (spec part 2 §3, CONTRACT §3.2 and §6): what others added since the member last read a tab. */
+
+import { z } from 'zod'
+
+export const CONTENT_TYPES = ['wall', 'events', 'polls', 'members', 'chat'] as const
+export type ContentType = (typeof CONTENT_TYPES)[number]
+
+/** Counts stop here: a tab shows '99+' beyond it, and counting never reads more rows than this. */
+export const UNREAD_CAP = 100
+
+export const ContentTypeSchema = z.enum(CONTENT_TYPES)
+
+export const UnreadCounter = z.object({ contentType: ContentTypeSchema, unreadCount: z.number().int().min(0) })
+export type UnreadCounter = z.infer<typeof UnreadCounter>
+
+export const ReadBody = z.object({ contentType: ContentTypeSchema })
+export type ReadBody = z.infer<typeof ReadBody>
+
+/** How a counter reads on a tab: nothing at zero, '99+' at the cap. */
+export const unreadLabel = (count: number): string | null =>
+  count <= 0 ? null : count >= UNREAD_CAP ? `${UNREAD_CAP - 1}+` : String(count)
