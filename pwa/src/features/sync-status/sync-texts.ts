@@ -43,6 +43,7 @@ const HEADLINES: Record<HandledMutation, string> = {
   'invite.create': ERROR_TEXTS.generateInvite,
   'invite.accept': BUBLE_MESSAGES.inviteInvalid,
   'profile.update': ERROR_TEXTS.updateProfile,
+  'unread.read': ERROR_TEXTS.performAction,
 }
 
 const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -57,6 +58,7 @@ function keptText(name: HandledMutation, args: Record<string, unknown>): string 
       return typed(args.email)
     case 'profile.update':
       return [typed(args.name), typed(args.bio)].filter((part) => part !== null).join('\n') || null
+    case 'unread.read':
     case 'buble.delete':
     case 'buble.leave':
       return null
