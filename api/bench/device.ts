@@ -91,6 +91,8 @@ export async function seedBubles(ctx: DeviceContext, bubles: number, membersPerB
       bubleIds,
     ])
     await client.query('commit')
+    // Planner statistics as autovacuum keeps them on a live database (a bulk load outruns it).
+    await client.query('analyze users, bubles, memberships')
   } catch (err) {
     await client.query('rollback').catch(() => {})
     throw err
@@ -98,6 +100,59 @@ export async function seedBubles(ctx: DeviceContext, bubles: number, membersPerB
     await client.end()
   }
   return bubles + bubles * (membersPerBuble + 1)
+}
+
+/**
+ * A buble owned by the bench user with `members` other members joined after them, straight into
+ * PostgreSQL. The owner has read nothing since their join, so every later join counts on their
+ * members tab (the unread benchmark's "busy buble"). Answers the buble's id.
+ */
+export async function seedBusyBuble(ctx: DeviceContext, members: number): Promise<string> {
+  if (!ctx.databaseUrl) throw new Error('seeding needs PostgreSQL')
+  const client = new pg.Client({ connectionString: ctx.databaseUrl })
+  await client.connect()
+  const run = uuidv7().slice(-12)
+  const bubleId = uuidv7()
+  const userIds = Array.from({ length: members }, () => uuidv7())
+  try {
+    await client.query('begin')
+    await client.query('select pg_advisory_xact_lock($1)', [VERSION_LOCK])
+    await client.query(
+      `insert into users (id, name, email, email_verified, status)
+       select id, 'Busy Member ' || n, 'busy-' || $2 || '-' || n || '@example.com', true, 'active'
+       from unnest($1::uuid[]) with ordinality as t(id, n)`,
+      [userIds, run],
+    )
+    await client.query(`insert into bubles (id, slug, name, owner_id) values ($1, $2, $3, $4)`, [
+      bubleId,
+      `busy-${run}`,
+      `Busy ${run}`,
+      ctx.userId,
+    ])
+    // The owner first: everyone after joined since the owner last read the members tab.
+    await client.query(
+      `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
+       select $1, user_id, role, case role when 'owner' then $4::text[] else '{create_events,create_polls}'::text[] end, v, v
+       from (select user_id, role, nextval('sync_version') as v
+             from unnest($2::uuid[], $3::text[]) with ordinality as t(user_id, role, n) order by n) m`,
+      [
+        bubleId,
+        [ctx.userId, ...userIds],
+        ['owner', ...userIds.map(() => 'member')],
+        '{manage_buble,delete_buble,manage_members,invite_members,remove_members,change_roles,manage_events,manage_polls,create_events,create_polls,moderate_content,delete_others_content}',
+      ],
+    )
+    await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
+    await client.query('commit')
+    // Planner statistics as autovacuum keeps them on a live database (a bulk load outruns it).
+    await client.query('analyze users, bubles, memberships')
+  } catch (err) {
+    await client.query('rollback').catch(() => {})
+    throw err
+  } finally {
+    await client.end()
+  }
+  return bubleId
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`

@@ -23,7 +23,14 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { type DeviceResult, pullIntoFreshDevice, pushQueued, seedBubles, upToDateCursor } from './device.ts'
+import {
+  type DeviceResult,
+  pullIntoFreshDevice,
+  pushQueued,
+  seedBubles,
+  seedBusyBuble,
+  upToDateCursor,
+} from './device.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
@@ -40,6 +47,8 @@ interface Context {
   databaseUrl: string | undefined
   /** Set by scenarios' `prepare`: an up-to-date pull cursor of the user. */
   cursor?: string
+  /** Set by scenarios' `prepare`: the buble a scenario reads. */
+  bubleId?: string
 }
 
 interface Scenario {
@@ -54,6 +63,8 @@ interface Scenario {
   maxP99Ms?: number
   /** Runs once before the scenario's warm-up. */
   prepare?: (ctx: Context) => Promise<void>
+  /** Its data is seeded straight into PostgreSQL: skipped on the PGlite fallback. */
+  needsPostgres?: boolean
 }
 
 const bearer = (ctx: Context) => ({ authorization: `Bearer ${ctx.token}` })
@@ -70,6 +81,29 @@ const SCENARIOS: Scenario[] = [
     minRatioToBaseline: 0.4,
     prepare: async (ctx) => {
       ctx.cursor = await upToDateCursor(ctx, 50)
+    },
+  },
+  {
+    // Issue 4: the member list of a buble of 500.
+    name: 'members-500',
+    path: (ctx) => `/api/bubles/${ctx.bubleId}/members`,
+    headers: bearer,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
+    prepare: async (ctx) => {
+      ctx.bubleId = await seedBusyBuble(ctx, 499)
+    },
+  },
+  {
+    // Issue 4: unread counters of a member of a busy buble (10,000 added since they last read).
+    // Posts arrive with issue 5; until then the busy content is members, counted the same way.
+    name: 'unread-busy',
+    path: (ctx) => `/api/unread/buble/${ctx.bubleId}`,
+    headers: bearer,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
+    prepare: async (ctx) => {
+      ctx.bubleId = await seedBusyBuble(ctx, 10_000)
     },
   },
 ]
@@ -298,6 +332,10 @@ async function main(): Promise<number> {
     const ctx = await signUp(baseUrl, database.url)
     const measurements: Measurement[] = []
     for (const scenario of scenarios) {
+      if (scenario.needsPostgres && !database.url) {
+        console.warn(`${scenario.name} skipped: its data is seeded in PostgreSQL.`)
+        continue
+      }
       await scenario.prepare?.(ctx)
       console.log(`${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s…`)
       if (WARMUP > 0) await measure(scenario, ctx, WARMUP)

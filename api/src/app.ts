@@ -30,6 +30,7 @@ import { usersService } from './features/users/service.ts'
 import { type AppEnv, createAuthenticator, requireAuth } from './lib/auth.ts'
 import { AppError, errorHandler, notFound } from './lib/errors.ts'
 import { describe } from './lib/openapi.ts'
+import { createPokeClock } from './lib/poke-clock.ts'
 import type { MutationHandlers } from './lib/sync-sources.ts'
 
 /** Options only code can set (test servers), never the environment or a config file. */
@@ -40,8 +41,10 @@ export interface AppOptions {
 }
 
 export function createServices(deps: Deps, options: AppOptions = {}) {
+  // What this process's caches know of changes; closed with the services.
+  const pokes = createPokeClock(deps.bus)
   const writes = membershipWrites(deps.now)
-  const bubles = bublesService(deps, writes)
+  const bubles = bublesService(deps, writes, pokes)
   const members = membersService(deps, writes)
   const invites = invitesService(deps, writes)
   // Content types register what counts on their tab (later features add theirs).
@@ -57,6 +60,13 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     ...unreadMutations(unread),
     'profile.update': (user, args) => users.updateProfile(user, args),
   } satisfies MutationHandlers
+  const sync = syncService(
+    { db: deps.db, pokes },
+    [...bubleSyncSources, unreadSyncSource(unread)],
+    unreadSources,
+    mutations,
+    options.pushHooks,
+  )
   return {
     auth: authService(deps, { activationSteps: [invites.activationStep] }),
     users,
@@ -65,13 +75,13 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     members,
     invites,
     unread,
-    sync: syncService(
-      deps,
-      [...bubleSyncSources, unreadSyncSource(unread)],
-      unreadSources,
-      mutations,
-      options.pushHooks,
-    ),
+    sync,
+    /** Stops what the services keep in memory (tests open and close apps in one process). */
+    close() {
+      sync.close()
+      bubles.close()
+      pokes.close()
+    },
   }
 }
 export type Services = ReturnType<typeof createServices>

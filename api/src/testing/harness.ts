@@ -114,7 +114,7 @@ export async function createHarness(
       return { token: json.access_token, id: json.user.id, email: json.user.email }
     },
     async close() {
-      services.sync.close()
+      services.close()
       await bus.close()
       await database.close()
       await smtp.close()

@@ -109,9 +109,14 @@ export function bublesRoutes({
         async (c) =>
           c.json(await invites.createInvite(c.var.user, bubleId(c.req.param('id')), c.req.valid('json')), 201),
       )
-      .get('/:id/members', describe({ tag, summary: "A buble's members", response: z.array(Member) }), async (c) =>
-        c.json(await bubles.members(c.var.user, bubleId(c.req.param('id')))),
-      )
+      .get('/:id/members', describe({ tag, summary: "A buble's members", response: z.array(Member) }), async (c) => {
+        const list = await bubles.memberList(c.var.user, bubleId(c.req.param('id')))
+        c.header('ETag', list.etag)
+        // Private to the signed-in member, and to be checked again before reuse.
+        c.header('Cache-Control', 'private, no-cache')
+        if (c.req.header('if-none-match') === list.etag) return c.body(null, 304)
+        return c.body(list.json, 200, { 'Content-Type': 'application/json; charset=UTF-8' })
+      })
       .put(
         '/:id/members/role',
         describe({ tag, summary: "Change a member's role and permissions", response: UpdateRoleResponse }),

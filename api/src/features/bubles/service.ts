@@ -1,6 +1,6 @@
 /** Bubles and their lifecycle (CONTRACT §3.2): create, read, rename, tools, delete, leave; account hooks. */
 
-import { BUBLE_MESSAGES, type Buble, type CreateBubleBody, type Member, newOwnedBuble } from '@buble/shared/bubles'
+import { BUBLE_MESSAGES, type Buble, type CreateBubleBody, newOwnedBuble } from '@buble/shared/bubles'
 import { can } from '@buble/shared/permissions'
 import { optionalToolsOf, type ToolsBody, type ToolsResponse, toolsOf } from '@buble/shared/tools'
 import slugify from '@sindresorhus/slugify'
@@ -14,7 +14,9 @@ import type { AccountDeletionStep, ProfileChangeStep, UserRow } from '../../lib/
 import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
 import { conflict, forbidden } from '../../lib/errors.ts'
 import { actorOf, requireMembership } from '../../lib/memberships.ts'
+import type { PokeClock } from '../../lib/poke-clock.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
+import { createMemberListCache, type MemberList } from './member-list-cache.ts'
 import { bubleIdsOf, loadBuble, loadBubles, loadMembers, requireBubleFor } from './queries.ts'
 import type { MembershipWrites } from './writes.ts'
 
@@ -32,8 +34,9 @@ const slugSuffix = customAlphabet('23456789abcdefghjkmnpqrstvwxyz', 4)
 
 export type BublesService = ReturnType<typeof bublesService>
 
-export function bublesService(deps: Deps, writes: MembershipWrites) {
+export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeClock) {
   const { db, now } = deps
+  const memberLists = createMemberListCache(pokes)
 
   /** Makes a buble owned by `user` and answers it as REST does, without reading it back. */
   async function insertBuble(w: SyncWriter, user: UserRow, id: string, name: string): Promise<Buble> {
@@ -140,10 +143,16 @@ export function bublesService(deps: Deps, writes: MembershipWrites) {
       })
     },
 
-    async members(user: UserRow, bubleId: string): Promise<Member[]> {
+    /** The member list as JSON (and its ETag), from memory while nothing in the buble changed. */
+    async memberList(user: UserRow, bubleId: string): Promise<MemberList> {
+      const cached = memberLists.get(bubleId, user.id)
+      if (cached) return cached
+      const since = pokes.mark()
       await requireMembership(db, bubleId, user.id)
-      return loadMembers(db, bubleId)
+      return memberLists.set(bubleId, await loadMembers(db, bubleId), since)
     },
+
+    close: () => memberLists.close(),
 
     async tools(user: UserRow, bubleId: string): Promise<ToolsResponse> {
       await requireMembership(db, bubleId, user.id)

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { BusEvent, ChangeBus } from '../../lib/change-bus.ts'
+import { createPokeClock } from '../../lib/poke-clock.ts'
 import { createQuietCache } from './quiet-cache.ts'
 
 const U = 'user-1'
@@ -25,7 +26,7 @@ function fakeBus() {
 
 function remembered() {
   const { bus, emit } = fakeBus()
-  const cache = createQuietCache(bus)
+  const cache = createQuietCache(createPokeClock(bus))
   cache.quiet(U, 'c1', [B1, B2], cache.begin())
   return { cache, emit }
 }
@@ -53,7 +54,7 @@ describe('the quiet cache', () => {
 
   test('a poke that arrives while the database is being asked still counts', () => {
     const { bus, emit } = fakeBus()
-    const cache = createQuietCache(bus)
+    const cache = createQuietCache(createPokeClock(bus))
     const since = cache.begin()
     emit({ buble_id: B1, entity: 'buble' })
     cache.quiet(U, 'c1', [B1], since)

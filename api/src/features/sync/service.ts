@@ -4,7 +4,7 @@ import type { PullQuery } from '@buble/sync/protocol'
 import { pull } from '@buble/sync/server/pull'
 import type { Db } from '../../db/client.ts'
 import type { UserRow } from '../../lib/accounts.ts'
-import type { ChangeBus } from '../../lib/change-bus.ts'
+import type { PokeClock } from '../../lib/poke-clock.ts'
 import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { createPushHandler, type PushHooks } from './push.ts'
 import { createQuietCache } from './quiet-cache.ts'
@@ -13,14 +13,14 @@ import { createPullStore } from './store.ts'
 export type SyncService = ReturnType<typeof syncService>
 
 export function syncService(
-  { db, bus }: { db: Db; bus: ChangeBus },
+  { db, pokes }: { db: Db; pokes: PokeClock },
   sources: readonly SyncSource[],
   unreadSources: readonly UnreadSource[],
   handlers: MutationHandlers,
   hooks: PushHooks = {},
 ) {
   const store = createPullStore(db, sources, unreadSources)
-  const quietCache = createQuietCache(bus)
+  const quietCache = createQuietCache(pokes)
   return {
     push: createPushHandler(db, handlers, hooks),
     pull: (user: UserRow, query: PullQuery) => pull(store, user.id, query, quietCache),

@@ -6,11 +6,12 @@
  */
 
 import { CONTENT_TYPES, type ContentType, UNREAD_CAP, type UnreadCounter } from '@buble/shared/unread'
-import { type SQL, sql } from 'drizzle-orm'
+import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
+import { memberships } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
-import { requireMembership } from '../../lib/memberships.ts'
+import { bubleNotFound, requireMembership } from '../../lib/memberships.ts'
 import type { UnreadSource } from '../../lib/sync-sources.ts'
 import { pgUuidArray, syncWrite } from '../../lib/sync-writes.ts'
 
@@ -19,23 +20,49 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 /** The change id of a counter: `<buble_id>:<contentType>`. */
 export const counterKey = (bubleId: string, contentType: ContentType) => `${bubleId}:${contentType}`
 
-/** One source's counts for a user in several bubles: what others added since the mark, at most the cap. */
+/**
+ * What others added to one buble (`bubleId`, an SQL expression) since the member `me` last read
+ * the source's tab, at most the cap. Ordered by the indexed column so the index scan stops at the
+ * cap (a bitmap scan would first collect every match).
+ */
+function cappedCount(source: UnreadSource, bubleId: SQL, userId: SQL): SQL {
+  const x = (column: string) => sql.raw(`x.${column}`)
+  return sql`(select count(*) from (select 1 from ${sql.raw(source.table)} x
+    where ${x(source.bubleColumn)} = ${bubleId}
+      and ${x(source.addedColumn)} > coalesce(
+        (select m.read_version from unread_marks m
+          where m.user_id = ${userId} and m.buble_id = ${bubleId} and m.content_type = ${source.contentType}),
+        me.joined_version)
+      and ${x(source.authorColumn)} <> ${userId}
+    order by ${x(source.addedColumn)} limit ${sql.raw(String(UNREAD_CAP))}) capped)`
+}
+
+/** One source's counts for a user in several bubles. */
 function countQuery(source: UnreadSource, userId: string, bubleIds: readonly string[]): SQL {
-  const row = sql.raw(
-    `select 1 from ${source.table} x where x.${source.bubleColumn} = b.id ` +
-      `and x.${source.addedColumn} > coalesce(m.read_version, me.joined_version) and x.${source.authorColumn} <> `,
-  )
-  return sql`select b.id as buble_id, ${source.contentType}::text as content_type,
-      (select count(*) from (${row}${userId} limit ${sql.raw(String(UNREAD_CAP))}) capped) as n
-    from unnest(${pgUuidArray(bubleIds)}) as b(id)
-    join memberships me on me.buble_id = b.id and me.user_id = ${userId}
-    left join unread_marks m on m.user_id = ${userId} and m.buble_id = b.id and m.content_type = ${source.contentType}`
+  return sql`select me.buble_id, ${source.contentType}::text as content_type,
+      ${cappedCount(source, sql`me.buble_id`, sql`${userId}::uuid`)} as n
+    from memberships me
+    where me.user_id = ${userId} and me.buble_id = any(${pgUuidArray(bubleIds)})`
 }
 
 export type UnreadService = ReturnType<typeof unreadService>
 
 export function unreadService(deps: Deps, sources: readonly UnreadSource[]) {
   const { db, now } = deps
+
+  // The REST call, on every tab switch of every device: one prepared statement that is also the
+  // membership check (no row: not a member).
+  const userId$ = sql`${sql.placeholder('userId')}::uuid`
+  const bubleId$ = sql`${sql.placeholder('bubleId')}::uuid`
+  const oneBuble = db
+    .select(
+      Object.fromEntries(
+        sources.map((source) => [source.contentType, sql<string>`${cappedCount(source, bubleId$, userId$)}`]),
+      ),
+    )
+    .from(memberships)
+    .where(and(eq(memberships.bubleId, sql.placeholder('bubleId')), eq(memberships.userId, sql.placeholder('userId'))))
+    .prepare('unread_counts')
 
   /** Counters of `userId` for the given (buble, content type) pairs; types nobody registered count 0. */
   async function countersOf(
@@ -67,13 +94,9 @@ export function unreadService(deps: Deps, sources: readonly UnreadSource[]) {
     countersOf,
 
     async counts(user: UserRow, bubleId: string): Promise<UnreadCounter[]> {
-      await requireMembership(db, bubleId, user.id)
-      const counters = await countersOf(
-        db,
-        user.id,
-        CONTENT_TYPES.map((contentType) => ({ bubleId, contentType })),
-      )
-      return CONTENT_TYPES.map((contentType) => counters.get(counterKey(bubleId, contentType))!)
+      const [row] = (await oneBuble.execute({ bubleId, userId: user.id })) as Record<string, string>[]
+      if (!row) throw bubleNotFound()
+      return CONTENT_TYPES.map((contentType) => ({ contentType, unreadCount: Number(row[contentType] ?? 0) }))
     },
 
     /** The member has read a tab: its counter starts again from now (REST and the `unread.read` mutation). */
