@@ -21,18 +21,18 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 export const counterKey = (bubleId: string, contentType: ContentType) => `${bubleId}:${contentType}`
 
 /**
- * What others added to one buble (`bubleId`, an SQL expression) since the member `me` last read
- * the source's tab, at most the cap. Ordered by the indexed column so the index scan stops at the
+ * What others added to one buble (`bubleId`, an SQL expression) since the member last read the
+ * source's tab (or joined, at `joinedVersion`), at most the cap. Ordered by the indexed column so the index scan stops at the
  * cap (a bitmap scan would first collect every match).
  */
-function cappedCount(source: UnreadSource, bubleId: SQL, userId: SQL): SQL {
+function cappedCount(source: UnreadSource, bubleId: SQL, userId: SQL, joinedVersion: SQL): SQL {
   const x = (column: string) => sql.raw(`x.${column}`)
   return sql`(select count(*) from (select 1 from ${sql.raw(source.table)} x
     where ${x(source.bubleColumn)} = ${bubleId}
       and ${x(source.addedColumn)} > coalesce(
         (select m.read_version from unread_marks m
           where m.user_id = ${userId} and m.buble_id = ${bubleId} and m.content_type = ${source.contentType}),
-        me.joined_version)
+        ${joinedVersion})
       and ${x(source.authorColumn)} <> ${userId}
     order by ${x(source.addedColumn)} limit ${sql.raw(String(UNREAD_CAP))}) capped)`
 }
@@ -40,7 +40,7 @@ function cappedCount(source: UnreadSource, bubleId: SQL, userId: SQL): SQL {
 /** One source's counts for a user in several bubles. */
 function countQuery(source: UnreadSource, userId: string, bubleIds: readonly string[]): SQL {
   return sql`select me.buble_id, ${source.contentType}::text as content_type,
-      ${cappedCount(source, sql`me.buble_id`, sql`${userId}::uuid`)} as n
+      ${cappedCount(source, sql`me.buble_id`, sql`${userId}::uuid`, sql`me.joined_version`)} as n
     from memberships me
     where me.user_id = ${userId} and me.buble_id = any(${pgUuidArray(bubleIds)})`
 }
@@ -57,7 +57,10 @@ export function unreadService(deps: Deps, sources: readonly UnreadSource[]) {
   const oneBuble = db
     .select(
       Object.fromEntries(
-        sources.map((source) => [source.contentType, sql<string>`${cappedCount(source, bubleId$, userId$)}`]),
+        sources.map((source) => [
+          source.contentType,
+          sql<string>`${cappedCount(source, bubleId$, userId$, sql`${memberships.joinedVersion}`)}`,
+        ]),
       ),
     )
     .from(memberships)
