@@ -119,6 +119,7 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
     get: <T>(path: string, signal?: AbortSignal) => request<T>(path, { signal }),
     post: <T>(path: string, json?: unknown) => request<T>(path, { method: 'POST', json }),
     put: <T>(path: string, json?: unknown) => request<T>(path, { method: 'PUT', json }),
+    patch: <T>(path: string, json?: unknown) => request<T>(path, { method: 'PATCH', json }),
     delete: <T>(path: string, json?: unknown) => request<T>(path, { method: 'DELETE', json }),
     upload: <T>(path: string, form: FormData) => request<T>(path, { method: 'POST', form }),
     /** A protected file (an avatar, say) as a Blob: an <img src> could not send the Bearer header. */

@@ -1,11 +1,12 @@
 /**
  * A sync server that knows the buble mutations, for screens that need the server's side of them:
  * each push is applied, and the next pull brings its effect (the created buble with its slug, the
- * `del` of a buble deleted or left), as the real server would.
+ * `del` of a buble deleted or left, a counter read back at zero), as the real server would.
  */
 
+import type { ContentType } from '@buble/shared/unread'
 import type { Change, PullResponse, PushBody, PushResponse } from '@buble/sync/protocol'
-import { alice, bubleChange, makeBuble, makeMember, memberChange } from './fixtures.ts'
+import { alice, bubleChange, makeBuble, makeMember, memberChange, unreadChange } from './fixtures.ts'
 
 export function bubleServer(
   seed: Change[] = [],
@@ -14,6 +15,10 @@ export function bubleServer(
   let waiting = [...seed]
   const server = {
     pulls: 0,
+    /** Changes made elsewhere (another member's post, say), brought by the next pull. */
+    send(...changes: Change[]) {
+      waiting.push(...changes)
+    },
     push(body: PushBody): PushResponse {
       return {
         results: body.mutations.map((mutation) => {
@@ -27,6 +32,10 @@ export function bubleServer(
           const gone =
             mutation.name === 'buble.delete' ? args.id : mutation.name === 'buble.leave' ? args.buble_id : null
           if (gone) waiting.push({ entity: 'buble', op: 'del', id: gone, buble_id: gone })
+          if (mutation.name === 'unread.read' && args.buble_id) {
+            const { contentType } = mutation.args as { contentType: ContentType }
+            waiting.push(unreadChange(args.buble_id, contentType, 0))
+          }
           return { id: mutation.id, status: 'applied' as const }
         }),
       }

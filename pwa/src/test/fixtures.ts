@@ -2,6 +2,7 @@ import type { Profile, User } from '@buble/shared/auth'
 import type { Buble, Member, MemberRef } from '@buble/shared/bubles'
 import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
 import { FIXED_TOOLS } from '@buble/shared/tools'
+import type { ContentType } from '@buble/shared/unread'
 import type { Change } from '@buble/sync/protocol'
 
 export const alice: User = {
@@ -99,4 +100,12 @@ export const memberChange = (bubleId: string, member: Member): Change => ({
   id: `${bubleId}:${member.user_id}`,
   buble_id: bubleId,
   data: member,
+})
+
+export const unreadChange = (bubleId: string, contentType: ContentType, unreadCount: number): Change => ({
+  entity: 'unread',
+  op: 'put',
+  id: `${bubleId}:${contentType}`,
+  buble_id: bubleId,
+  data: { contentType, unreadCount },
 })

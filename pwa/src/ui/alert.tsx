@@ -1,9 +1,19 @@
 import type { ReactNode } from 'react'
 
-/** An inline message. Errors are announced at once (role alert), successes politely (role status). */
-export function Alert({ kind, children }: { kind: 'error' | 'success' | 'info'; children: ReactNode }) {
+type AlertKind = 'error' | 'success' | 'info' | 'warning'
+
+// Errors are announced at once, outcomes politely; a warning is standing advice beside a form, not news.
+const ROLE: Record<AlertKind, 'alert' | 'status' | 'note'> = {
+  error: 'alert',
+  success: 'status',
+  info: 'status',
+  warning: 'note',
+}
+
+/** An inline message. */
+export function Alert({ kind, children }: { kind: AlertKind; children: ReactNode }) {
   return (
-    <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+    <div className={`alert alert-${kind}`} role={ROLE[kind]}>
       {children}
     </div>
   )

@@ -1,8 +1,8 @@
 import { AUTH_STORAGE_KEY } from '@buble/shared/constants'
-import { screen } from '@testing-library/react'
+import { screen, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { json } from '../../test/fake-fetch.ts'
-import { alice } from '../../test/fixtures.ts'
+import { alice, bob, bubleChange, makeBuble, ownedBy } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
 const COMPLETE = 'POST /api/bubles/complete-registration'
@@ -36,6 +36,23 @@ test('success stores the session and opens the dashboard', async () => {
   expect(await screen.findByRole('heading', { name: 'Your Bubles' })).toBeInTheDocument()
   expect(app.callsTo(COMPLETE)[0]?.body).toEqual({ token: 'inv', password: 'Secret-password1' })
   expect(JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY)!).state.token).toBe('jwt')
+})
+
+test('once registered, the dashboard shows the buble that sent the invite', async () => {
+  const invitedTo = makeBuble({ name: 'Garden Club', ...ownedBy(bob) })
+  const app = renderApp({
+    route: '/complete-registration?token=inv',
+    api: { [COMPLETE]: json(200, { access_token: 'jwt', user: alice }), 'GET /api/users/profile': json(200, alice) },
+    server: { seed: [bubleChange(invitedTo)] },
+  })
+  await choose(app, 'Secret-password1', 'Secret-password1')
+  const grid = await screen.findByRole('list', { name: 'Your bubles' })
+  expect(within(grid).getByRole('link', { name: 'Garden Club' })).toHaveAttribute('href', '/bubles/garden-club')
+  expect(app.session.getState()).toMatchObject({ isAuthenticated: true, token: 'jwt', user: { id: alice.id } })
+  // Nothing more was asked of the API: the device pulled the buble after sign-in.
+  expect(
+    app.calls.map((call) => `${call.method} ${call.url}`).filter((key) => key !== 'GET /api/users/profile'),
+  ).toEqual([COMPLETE])
 })
 
 test('an unusable link (410) shows the invalid-link screen; other failures the fallback', async () => {

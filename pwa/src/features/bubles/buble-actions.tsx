@@ -92,7 +92,7 @@ export function BubleActions({ buble, onRemoving }: BubleActionsProps) {
       </div>
       {inviteError && <Alert kind="error">{inviteError}</Alert>}
 
-      {invite && <InviteCodeModal invite={invite} bubleName={buble.name} onClose={() => setInvite(null)} />}
+      {invite && <InviteCodeModal invite={invite} buble={buble} onClose={() => setInvite(null)} />}
 
       {dialog === 'delete' && (
         <ConfirmDialog

@@ -1,10 +1,13 @@
 import { useState } from 'react'
 import { Link, Navigate, useParams } from 'react-router-dom'
-import { bublePath, type LocalBuble, useBuble } from '../../data/bubles.ts'
+import { bublePath, type LocalBuble, useBuble, useMembers } from '../../data/bubles.ts'
+import { useDevice } from '../../data/data-context.tsx'
 import { useOnline, useSyncSummary } from '../../data/sync-status.ts'
+import { useKeepRead, useUnread } from '../../data/unread.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
+import { actorOf } from './actor.ts'
 import { BubleHeader } from './buble-header.tsx'
 import { BubleTabs } from './buble-tabs.tsx'
 import { ComingSoonTab } from './coming-soon-tab.tsx'
@@ -88,13 +91,22 @@ function BubleView({
   tab: TabKey
   onRemoving: (removing: boolean) => void
 }) {
+  const device = useDevice()
+  const members = useMembers(buble.id)
+  const actor = actorOf(buble, members, device.userId)
+  const unread = useUnread(buble.id)
+  const open = tab === 'overview' ? null : tab
+  useKeepRead(buble.id, open)
+  // The open tab never shows a counter: it is being read.
+  const counts = open ? { ...unread, [open]: 0 } : unread
+
   return (
     <div className="page buble-page">
       <BubleHeader buble={buble} onRemoving={onRemoving} />
-      <BubleTabs buble={buble} current={tab} />
+      <BubleTabs buble={buble} current={tab} counts={counts} />
       <div className="tab-panel">
-        {tab === 'overview' && <OverviewTab buble={buble} />}
-        {tab === 'members' && <MembersTab bubleId={buble.id} />}
+        {tab === 'overview' && <OverviewTab buble={buble} actor={actor} />}
+        {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
         {(tab === 'wall' || tab === 'events' || tab === 'polls') && <ComingSoonTab tab={tab} />}
       </div>
     </div>

@@ -1,15 +1,53 @@
+import { can, type MemberActor } from '@buble/shared/permissions'
+import { FIXED_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
+import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
-import { EmptyState } from '../../ui/empty-state.tsx'
+import { Alert } from '../../ui/alert.tsx'
 import { formatDay, plural } from '../../ui/format.ts'
+import { useFlash } from '../../ui/use-flash.ts'
+import { AddToolModal } from './add-tool-modal.tsx'
+import { RenameBubleModal } from './rename-buble-modal.tsx'
 import { RoleBadge } from './role-badge.tsx'
+import { TOOL_TEXTS } from './tool-texts.ts'
 
-export function OverviewTab({ buble }: { buble: LocalBuble }) {
+const isToolKey = (key: string): key is ToolKey => (TOOL_KEYS as readonly string[]).includes(key)
+
+/** The tools that are on, in display order; a key this version does not know is left out. */
+function toolsOf(buble: LocalBuble): ToolKey[] {
+  // A row stored before buble rows carried their tools has none: the initial three are always on.
+  const stored: readonly string[] = buble.tools ?? FIXED_TOOLS
+  return stored.filter(isToolKey)
+}
+
+export function OverviewTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
+  const [modal, setModal] = useState<'tools' | 'rename' | null>(null)
+  const [flash, showFlash] = useFlash()
+  const tools = toolsOf(buble)
+  const close = () => setModal(null)
+  const saved = (message: string) => () => {
+    setModal(null)
+    showFlash(message)
+  }
+
   return (
     <div className="overview">
+      {flash && <Alert kind="success">{flash}</Alert>}
       <section className="card" aria-labelledby="about-title">
-        <h2 className="section-title" id="about-title">
-          About this Buble
-        </h2>
+        <div className="card-head">
+          <h2 className="section-title" id="about-title">
+            About this Buble
+          </h2>
+          {can(actor, 'buble.rename') && (
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              onClick={() => setModal('rename')}
+              aria-haspopup="dialog"
+            >
+              Rename
+            </button>
+          )}
+        </div>
         <dl className="facts">
           <div>
             <dt>Members</dt>
@@ -31,9 +69,40 @@ export function OverviewTab({ buble }: { buble: LocalBuble }) {
           </div>
         </dl>
       </section>
-      <EmptyState title="Widgets">
-        <p>The wall, stories, weather and local events widgets arrive here in an upcoming update.</p>
-      </EmptyState>
+
+      <section aria-labelledby="tools-title">
+        <div className="card-head">
+          <h2 className="section-title" id="tools-title">
+            Tools
+          </h2>
+          {can(actor, 'tools.manage') && (
+            <button
+              type="button"
+              className="btn btn-primary btn-small"
+              onClick={() => setModal('tools')}
+              aria-haspopup="dialog"
+            >
+              Add Tool
+            </button>
+          )}
+        </div>
+        <ul className="tool-grid" aria-labelledby="tools-title">
+          {tools.map((key) => (
+            <li key={key}>
+              <article className="card tool-card" aria-labelledby={`tool-${key}`}>
+                <h3 id={`tool-${key}`}>{TOOL_LABELS[key]}</h3>
+                <p>{TOOL_TEXTS[key]}</p>
+                <span className="badge">Coming soon</span>
+              </article>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {modal === 'tools' && (
+        <AddToolModal buble={buble} tools={tools} onClose={close} onSaved={saved('Tools updated')} />
+      )}
+      {modal === 'rename' && <RenameBubleModal buble={buble} onClose={close} onSaved={saved('Buble renamed')} />}
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import type { BubleRole } from '@buble/shared/permissions'
 
-const ROLE_LABEL: Record<BubleRole, string> = {
+export const ROLE_LABEL: Record<BubleRole, string> = {
   owner: 'Owner',
   admin: 'Admin',
   moderator: 'Moderator',

@@ -1,0 +1,58 @@
+import { Email } from '@buble/shared/auth'
+import { Invite } from '@buble/shared/bubles'
+import { type FormEvent, useState } from 'react'
+import { useApi } from '../../session/session-context.tsx'
+import { Alert } from '../../ui/alert.tsx'
+import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+import { Field } from '../../ui/field.tsx'
+import { useOnlineCall } from './use-online-call.ts'
+
+const EMAIL_OFFLINE = 'You are offline. Sending an invite needs a connection.'
+
+/** Mails a fresh invite code to one address (the server makes a pending account for a stranger). */
+export function InviteEmailForm({
+  bubleId,
+  onSent,
+}: {
+  bubleId: string
+  onSent: (email: string, invite: Invite) => void
+}) {
+  const api = useApi()
+  const call = useOnlineCall(EMAIL_OFFLINE)
+  const [email, setEmail] = useState('')
+  const [emailError, setEmailError] = useState<string | null>(null)
+
+  async function send(event: FormEvent) {
+    event.preventDefault()
+    const parsed = Email.safeParse(email)
+    if (!parsed.success) return setEmailError(parsed.error.issues[0]?.message ?? ERROR_TEXTS.generateInvite)
+    setEmailError(null)
+    const outcome = await call.run(
+      async () => Invite.parse(await api.post(`/bubles/${bubleId}/invites`, { email: parsed.data })),
+      ERROR_TEXTS.generateInvite,
+    )
+    if (!outcome.ok) return
+    setEmail('')
+    onSent(parsed.data, outcome.value)
+  }
+
+  return (
+    <form className="invite-email" onSubmit={(event) => void send(event)} noValidate>
+      <h3 className="invite-email-title">Or send an invite by e-mail</h3>
+      {call.error && <Alert kind="error">{call.error}</Alert>}
+      <Field
+        label="E-mail address"
+        type="email"
+        value={email}
+        onValue={setEmail}
+        error={emailError}
+        autoComplete="off"
+        hint="They get their own code, and a link to sign up if they have no account yet."
+        required
+      />
+      <button type="submit" className="btn btn-secondary btn-block" disabled={call.busy}>
+        {call.busy ? 'Sending…' : 'Send invite'}
+      </button>
+    </form>
+  )
+}
