@@ -17,18 +17,20 @@ import {
 } from '@buble/shared/bubles'
 import { REGISTRATION_TOKEN_TTL_MS } from '@buble/shared/constants'
 import { can } from '@buble/shared/permissions'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, lte } from 'drizzle-orm'
 import { customAlphabet } from 'nanoid'
 import { v7 as uuidv7 } from 'uuid'
+import type { Executor } from '../../db/client.ts'
 import { bubles, emailTokens, invites, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import { type ActivationStep, findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
-import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
+import { consumeEmailToken } from '../../lib/email-tokens.ts'
 import { conflict, forbidden, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail, type MailMessage } from '../../lib/mail.ts'
 import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
 import { hashPassword } from '../../lib/passwords.ts'
 import { lockVersions, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
+import { newOneTimeToken } from '../../lib/tokens.ts'
 import { loadBuble } from './queries.ts'
 import type { MembershipWrites } from './writes.ts'
 
@@ -69,12 +71,41 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
     }
   }
 
-  /** Joins every open invite addressed to the user's e-mail (an account that has just become active). */
-  async function joinOpenInvites(w: SyncWriter, user: UserRow): Promise<string[]> {
+  /**
+   * A registration link for a pending account. Unlike other mailed tokens, earlier ones stay valid:
+   * each invite mail says its link works for 7 days, whoever invites the address next.
+   */
+  async function issueRegistrationToken(tx: Executor, userId: string): Promise<string> {
+    const { token, hash } = newOneTimeToken()
+    const issuedAt = now()
+    await tx.insert(emailTokens).values({
+      id: uuidv7(),
+      userId,
+      kind: 'registration',
+      tokenHash: hash,
+      expiresAt: new Date(issuedAt.getTime() + REGISTRATION_TOKEN_TTL_MS),
+      // The service clock, as for invites: activation compares the two.
+      createdAt: issuedAt,
+    })
+    return token
+  }
+
+  /**
+   * Joins every open invite addressed to the user's e-mail (an account that has just become
+   * active); with `madeBy`, only those made by then (while the account was pending).
+   */
+  async function joinOpenInvites(w: SyncWriter, user: UserRow, madeBy?: Date): Promise<string[]> {
     const open = await w.tx
       .select()
       .from(invites)
-      .where(and(eq(invites.email, user.email), isNull(invites.usedById), gt(invites.expiresAt, now())))
+      .where(
+        and(
+          eq(invites.email, user.email),
+          isNull(invites.usedById),
+          gt(invites.expiresAt, now()),
+          madeBy ? lte(invites.createdAt, madeBy) : undefined,
+        ),
+      )
       .for('update')
     const joined: string[] = []
     for (const invite of open) {
@@ -98,9 +129,12 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
       .update(emailTokens)
       .set({ usedAt: now() })
       .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.kind, 'registration'), isNull(emailTokens.usedAt)))
-      .returning({ id: emailTokens.id })
+      .returning({ createdAt: emailTokens.createdAt })
     if (spent.length === 0) return
-    await syncWriteIn(tx, (w) => joinOpenInvites(w, user))
+    // Only what was addressed to the pending account: a code mailed since it became active waits
+    // for its code, as for any account that already existed (CONTRACT §6).
+    const pendingUntil = new Date(Math.max(...spent.map((token) => token.createdAt.getTime())))
+    await syncWriteIn(tx, (w) => joinOpenInvites(w, user, pendingUntil))
   }
 
   function inviteMail(
@@ -172,7 +206,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
           invitee = pending!
         }
         const invite = await insertInvite(w, bubleId, user.id, invitee.email)
-        const token = await issueEmailToken(w.tx, invitee.id, 'registration', REGISTRATION_TOKEN_TTL_MS, now())
+        const token = await issueRegistrationToken(w.tx, invitee.id)
         return { invite, mail: inviteMail(user, buble!.name, invite, invitee, token) }
       })
       // After the commit: a mail failure keeps the invite, and the code is shown to the inviter anyway.

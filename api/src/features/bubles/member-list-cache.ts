@@ -30,7 +30,7 @@ export function createMemberListCache(clock: PokeClock) {
     /** The list for a member of the buble, when one is remembered and nothing changed since. */
     get(bubleId: string, viewerId: string): MemberList | null {
       const entry = entries.get(bubleId)
-      if (!entry || !entry.memberIds.has(viewerId) || clock.pokedSince(entry.since, [bubleId])) return null
+      if (!entry?.memberIds.has(viewerId) || clock.pokedSince(entry.since, [bubleId])) return null
       return entry
     },
     /** Keeps the list read from the database after `since` (the clock's mark), and answers it. */
