@@ -49,7 +49,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
   const invites = invitesService(deps, writes)
   // Content types register what counts on their tab (later features add theirs).
   const unreadSources = [...bubleUnreadSources]
-  const unread = unreadService(deps, unreadSources)
+  const unread = unreadService(deps, unreadSources, pokes)
   const users = usersService(deps, {
     deletionSteps: [bubles.accountDeletionStep],
     profileSteps: [bubles.profileChangeStep],
@@ -80,6 +80,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     close() {
       sync.close()
       bubles.close()
+      unread.close()
       pokes.close()
     },
   }

@@ -12,6 +12,7 @@ import { memberships } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { bubleNotFound, requireMembership } from '../../lib/memberships.ts'
+import type { PokeClock } from '../../lib/poke-clock.ts'
 import type { UnreadSource } from '../../lib/sync-sources.ts'
 import { pgUuidArray, syncWrite } from '../../lib/sync-writes.ts'
 
@@ -47,8 +48,14 @@ function countQuery(source: UnreadSource, userId: string, bubleIds: readonly str
 
 export type UnreadService = ReturnType<typeof unreadService>
 
-export function unreadService(deps: Deps, sources: readonly UnreadSource[]) {
+const MAX_CACHED = 50_000
+
+export function unreadService(deps: Deps, sources: readonly UnreadSource[], pokes: PokeClock) {
   const { db, now } = deps
+  // Counters as last read from the database, per reader and buble, until a poke for the buble or
+  // the reader (new content, a read mark, a removal) says they may have changed (lib/poke-clock.ts).
+  const cached = new Map<string, { counters: UnreadCounter[]; since: number }>()
+  const stopForgetting = pokes.onForget(() => cached.clear())
 
   // The REST call, on every tab switch of every device: one prepared statement that is also the
   // membership check (no row: not a member).
@@ -97,9 +104,24 @@ export function unreadService(deps: Deps, sources: readonly UnreadSource[]) {
     countersOf,
 
     async counts(user: UserRow, bubleId: string): Promise<UnreadCounter[]> {
+      const key = `${user.id}:${bubleId}`
+      const hit = cached.get(key)
+      if (hit && !pokes.pokedSince(hit.since, [bubleId], user.id)) return hit.counters
+      const since = pokes.mark()
       const [row] = (await oneBuble.execute({ bubleId, userId: user.id })) as Record<string, string>[]
       if (!row) throw bubleNotFound()
-      return CONTENT_TYPES.map((contentType) => ({ contentType, unreadCount: Number(row[contentType] ?? 0) }))
+      const counters = CONTENT_TYPES.map((contentType) => ({ contentType, unreadCount: Number(row[contentType] ?? 0) }))
+      if (pokes.listening()) {
+        cached.delete(key)
+        if (cached.size >= MAX_CACHED) cached.delete(cached.keys().next().value as string)
+        cached.set(key, { counters, since })
+      }
+      return counters
+    },
+
+    close() {
+      stopForgetting()
+      cached.clear()
     },
 
     /** The member has read a tab: its counter starts again from now (REST and the `unread.read` mutation). */
