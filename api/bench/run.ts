@@ -31,6 +31,7 @@ import {
   seedBusyBuble,
   upToDateCursor,
 } from './device.ts'
+import { seedWall } from './seed-wall.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
@@ -47,6 +48,8 @@ interface Context {
   databaseUrl: string | undefined
   /** Set by scenarios' `prepare`: an up-to-date pull cursor of the user. */
   cursor?: string
+  /** Set by wall-page-1's `prepare`: the buble with 100,000 posts the wall scenarios read. */
+  wallId?: string
   /** Set by scenarios' `prepare`: the buble a scenario reads. */
   bubleId?: string
 }
@@ -95,16 +98,37 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
-    // Issue 4: unread counters of a member of a busy buble (10,000 added since they last read).
-    // Posts arrive with issue 5; until then the busy content is members, counted the same way.
+    // Issue 4: unread counters of a member of a busy buble: 10,000 posts by others since they last
+    // read the wall (and 100 members joined since they read the members tab).
     name: 'unread-busy',
     path: (ctx) => `/api/unread/buble/${ctx.bubleId}`,
     headers: bearer,
     minRatioToBaseline: 0.3,
     needsPostgres: true,
     prepare: async (ctx) => {
-      ctx.bubleId = await seedBusyBuble(ctx, 10_000)
+      ctx.bubleId = await seedBusyBuble(ctx, 100)
+      await seedWall(ctx, ctx.bubleId, { posts: 10_000, commentsPerPost: 0, reactionsPerPost: 0 })
     },
+  },
+  {
+    // Issue 5: the first page of a wall of 100,000 posts, with 2 comments and 3 reactions each.
+    name: 'wall-page-1',
+    path: (ctx) => `/api/wall/${ctx.wallId}/posts?page=1`,
+    headers: bearer,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
+    prepare: async (ctx) => {
+      ctx.wallId = await seedBusyBuble(ctx, 200)
+      await seedWall(ctx, ctx.wallId, { posts: 100_000 })
+    },
+  },
+  {
+    // Issue 5: a deep page of the same wall costs about the same (no OFFSET scan).
+    name: 'wall-page-500',
+    path: (ctx) => `/api/wall/${ctx.wallId}/posts?page=500`,
+    headers: bearer,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
   },
 ]
 

@@ -27,10 +27,18 @@ import { uploadsRoutes } from './features/uploads/routes.ts'
 import { uploadsService } from './features/uploads/service.ts'
 import { usersRoutes } from './features/users/routes.ts'
 import { usersService } from './features/users/service.ts'
+import { isBubleImage, isBubleStoryFile, orphanFilesJob } from './features/wall/files.ts'
+import { fetchLinkPreview } from './features/wall/link-preview.ts'
+import { createPreviewer } from './features/wall/previews.ts'
+import { storiesRoutes, wallRoutes } from './features/wall/routes.ts'
+import { type WallService, wallService } from './features/wall/service.ts'
+import { storiesService } from './features/wall/stories.ts'
+import { wallMutations, wallSyncSources, wallUnreadSources } from './features/wall/sync.ts'
 import { type AppEnv, createAuthenticator, requireAuth } from './lib/auth.ts'
 import { AppError, errorHandler, notFound } from './lib/errors.ts'
 import { describe } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
+import { createSafeFetch } from './lib/safe-fetch.ts'
 import type { MutationHandlers } from './lib/sync-sources.ts'
 
 /** Options only code can set (test servers), never the environment or a config file. */
@@ -38,6 +46,11 @@ export interface AppOptions {
   pushHooks?: PushHooks
   /** How often a live stream sends a keep-alive and checks its token again (default 25 s). */
   streamHeartbeatMs?: number
+  /**
+   * Lets outbound fetches (link previews) reach 127.0.0.1 and ::1, for the project's own tests
+   * against local pages. Only code can set it: no environment variable or config file reaches it.
+   */
+  allowLoopbackFetch?: boolean
 }
 
 export function createServices(deps: Deps, options: AppOptions = {}) {
@@ -47,8 +60,28 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
   const bubles = bublesService(deps, writes, pokes)
   const members = membersService(deps, writes)
   const invites = invitesService(deps, writes)
+  const uploads = uploadsService(deps)
+  // Outbound fetches go through one guard (CONTRACT §7).
+  const safeFetch = createSafeFetch({ allowLoopback: options.allowLoopbackFetch === true })
+  let wallRef: WallService | undefined
+  const previewer = createPreviewer({
+    wall: () => wallRef as WallService,
+    fetchPreview: (url) => fetchLinkPreview(safeFetch, url),
+    log: deps.log,
+  })
+  const wall = wallService(
+    deps,
+    {
+      isBubleImage,
+      forgetFiles: (urls) => uploads.forgetFiles(urls),
+      previewOwed: (postId, url) => previewer.previewOwed(postId, url),
+    },
+    pokes,
+  )
+  wallRef = wall
+  const stories = storiesService(deps, { isBubleStoryFile, forgetFiles: (urls) => uploads.forgetFiles(urls) })
   // Content types register what counts on their tab (later features add theirs).
-  const unreadSources = [...bubleUnreadSources]
+  const unreadSources = [...bubleUnreadSources, ...wallUnreadSources]
   const unread = unreadService(deps, unreadSources, pokes)
   const users = usersService(deps, {
     deletionSteps: [bubles.accountDeletionStep],
@@ -58,11 +91,12 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
   const mutations = {
     ...bubleMutations({ bubles, invites }),
     ...unreadMutations(unread),
+    ...wallMutations(wall),
     'profile.update': (user, args) => users.updateProfile(user, args),
   } satisfies MutationHandlers
   const sync = syncService(
     { db: deps.db, pokes },
-    [...bubleSyncSources, unreadSyncSource(unread)],
+    [...bubleSyncSources, ...wallSyncSources, unreadSyncSource(unread)],
     unreadSources,
     mutations,
     options.pushHooks,
@@ -70,7 +104,12 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
   return {
     auth: authService(deps, { activationSteps: [invites.activationStep] }),
     users,
-    uploads: uploadsService(deps),
+    uploads,
+    wall,
+    stories,
+    previewer,
+    /** The per-minute jobs of the features (server.ts adds them to the scheduler). */
+    jobs: [stories.expiryJob, previewer.job, orphanFilesJob((urls) => uploads.forgetFiles(urls))],
     bubles,
     members,
     invites,
@@ -81,6 +120,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
       sync.close()
       bubles.close()
       unread.close()
+      wall.close()
       pokes.close()
     },
   }
@@ -135,6 +175,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     .route('/uploads', uploadsRoutes(services.uploads))
     .route('/bubles', bublesRoutes(services))
     .route('/unread', unreadRoutes(services.unread))
+    .route('/wall', wallRoutes(services.wall))
+    .route('/', storiesRoutes(services.stories))
     .route('/sync', syncRoutes(services.sync))
     .get(
       '/stream',

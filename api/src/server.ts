@@ -57,7 +57,7 @@ export async function boot(options: AppOptions = {}): Promise<void> {
   const app = createApp(deps, services, options)
   servePwa(app, PWA_DIST)
 
-  const scheduler = createScheduler(database, [services.users.deletionJob, syncMaintenanceJob], log)
+  const scheduler = createScheduler(database, [services.users.deletionJob, syncMaintenanceJob, ...services.jobs], log)
   scheduler.start()
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

@@ -31,26 +31,26 @@ const actorOf = (role: BubleRole, profile: Profile): MemberActor => ({
 
 // ---- actions on the buble ---------------------------------------------------------------------
 
-// Columns: buble.delete buble.rename buble.leave invite.create tools.manage ownership.transfer
+// Columns: buble.delete buble.rename buble.leave invite.create tools.manage ownership.transfer content.deleteOthers
 const BUBLE_TABLE: Record<Profile, Record<BubleRole, string>> = {
   defaults: {
-    owner: 'Y Y n Y Y Y',
-    admin: 'n Y Y Y n n',
-    moderator: 'n n Y Y n n',
-    member: 'n n Y n n n',
+    owner: 'Y Y n Y Y Y Y',
+    admin: 'n Y Y Y n n Y',
+    moderator: 'n n Y Y n n Y',
+    member: 'n n Y n n n n',
   },
   'all twelve': {
-    owner: 'Y Y n Y Y Y',
-    admin: 'Y Y Y Y n n',
-    moderator: 'Y Y Y Y n n',
-    member: 'Y Y Y Y n n',
+    owner: 'Y Y n Y Y Y Y',
+    admin: 'Y Y Y Y n n Y',
+    moderator: 'Y Y Y Y n n Y',
+    member: 'Y Y Y Y n n Y',
   },
   // The owner holds all twelve whatever is stored.
   none: {
-    owner: 'Y Y n Y Y Y',
-    admin: 'n n Y n n n',
-    moderator: 'n n Y n n n',
-    member: 'n n Y n n n',
+    owner: 'Y Y n Y Y Y Y',
+    admin: 'n n Y n n n n',
+    moderator: 'n n Y n n n n',
+    member: 'n n Y n n n n',
   },
 }
 

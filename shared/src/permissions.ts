@@ -103,6 +103,8 @@ export type BubleAction =
   | 'invite.create'
   | 'tools.manage'
   | 'ownership.transfer'
+  /** Delete posts, comments, chat messages and stories made by others (their authors always may). */
+  | 'content.deleteOthers'
 
 /** Actions aimed at another member. */
 export type MemberAction = 'member.changeRole' | 'member.changePermissions' | 'member.remove' | 'ownership.transferTo'
@@ -116,6 +118,7 @@ export const BUBLE_ACTIONS: readonly BubleAction[] = [
   'invite.create',
   'tools.manage',
   'ownership.transfer',
+  'content.deleteOthers',
 ]
 export const MEMBER_ACTIONS: readonly MemberAction[] = [
   'member.changeRole',
@@ -136,6 +139,8 @@ export function can(actor: MemberActor, action: Action, target?: MemberTarget): 
       return hasPermission(actor, 'manage_buble')
     case 'invite.create':
       return hasPermission(actor, 'invite_members')
+    case 'content.deleteOthers':
+      return hasPermission(actor, 'delete_others_content')
     // Spec part 2 §6: adding and removing overview tools is the owner's alone.
     case 'tools.manage':
     case 'ownership.transfer':

@@ -6,6 +6,7 @@
 import { UpdateProfileBody } from '@buble/shared/auth'
 import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from '@buble/shared/bubles'
 import { ContentTypeSchema } from '@buble/shared/unread'
+import { CreateCommentBody, CreatePostBody, ReactionBody, UpdateCommentBody, UpdatePostBody } from '@buble/shared/wall'
 import { z } from 'zod'
 
 /**
@@ -48,6 +49,8 @@ export const isMutationName = (name: string): name is MutationName =>
   (MUTATION_NAMES as readonly string[]).includes(name)
 
 const BubleId = Uuid('buble_id must be a UUID')
+const PostId = Uuid('post_id must be a UUID')
+const EntityId = Uuid('id must be a UUID')
 
 /**
  * The args of each mutation the server handles: the REST body plus the ids of its path (CONTRACT
@@ -62,6 +65,14 @@ export const MUTATION_ARGS = {
   'invite.accept': z.object({ code: InviteCode }),
   'profile.update': UpdateProfileBody,
   'unread.read': z.object({ buble_id: BubleId, contentType: ContentTypeSchema }),
+  'post.create': CreatePostBody.extend({ id: ClientId, buble_id: BubleId }),
+  'post.update': UpdatePostBody.extend({ id: EntityId }),
+  'post.delete': z.object({ id: EntityId }),
+  'comment.create': CreateCommentBody.extend({ id: ClientId, post_id: PostId }),
+  'comment.update': UpdateCommentBody.extend({ id: EntityId }),
+  'comment.delete': z.object({ id: EntityId }),
+  'reaction.add': ReactionBody.extend({ post_id: PostId }),
+  'reaction.remove': ReactionBody.extend({ post_id: PostId }),
 } satisfies Partial<Record<MutationName, z.ZodType>>
 
 /** The mutations a device can queue today. */

@@ -240,3 +240,114 @@ export const syncMeta = pgTable('sync_meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 })
+
+/**
+ * Wall posts. `position` numbers a buble's live posts from 1 (the oldest) without gaps, so a page
+ * is one index range read however deep it is; deleting a post closes the gap above it
+ * (docs/decisions.md). `added_version` is the version of the insert, for unread counting.
+ * `comments_count` is kept with the comments, and the post's version moves with its comments and
+ * reactions, because both are part of a post as devices get it.
+ */
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid('id').primaryKey(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    imageUrl: text('image_url'),
+    linkUrl: text('link_url'),
+    linkTitle: text('link_title'),
+    linkDescription: text('link_description'),
+    linkImage: text('link_image'),
+    /** When the link preview was fetched (or given up); null while one is owed. */
+    linkFetchedAt: timestamp('link_fetched_at', { withTimezone: true, mode: 'date' }),
+    isEdited: boolean('is_edited').notNull().default(false),
+    position: integer('position').notNull(),
+    commentsCount: integer('comments_count').notNull().default(0),
+    createdAt: createdAt(),
+    addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
+    version: version(),
+  },
+  (t) => [
+    index('posts_buble_position_idx').on(t.bubleId, t.position),
+    index('posts_buble_version_idx').on(t.bubleId, t.version),
+    index('posts_buble_added_idx').on(t.bubleId, t.addedVersion),
+    index('posts_author_idx').on(t.authorId),
+    // The orphan-file job asks whether any post names a file.
+    index('posts_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
+    index('posts_link_owed_idx')
+      .on(t.createdAt)
+      .where(sql`${t.linkUrl} is not null and ${t.linkFetchedAt} is null`),
+  ],
+)
+
+/** Comments on posts; `buble_id` is the post's, so comments sync by buble. */
+export const comments = pgTable(
+  'comments',
+  {
+    id: uuid('id').primaryKey(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    isEdited: boolean('is_edited').notNull().default(false),
+    createdAt: createdAt(),
+    version: version(),
+  },
+  (t) => [
+    index('comments_post_created_idx').on(t.postId, t.createdAt),
+    index('comments_buble_version_idx').on(t.bubleId, t.version),
+  ],
+)
+
+/** Who reacted how to a post: one row per (post, user, type); reactions toggle per type. */
+export const postReactions = pgTable(
+  'post_reactions',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['like', 'love', 'laugh', 'wow', 'sad', 'angry'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.userId, t.type] })],
+)
+
+/** Stories: an image or a video that lives 24 hours; a job removes expired ones and their files. */
+export const stories = pgTable(
+  'stories',
+  {
+    id: uuid('id').primaryKey(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mediaUrl: text('media_url').notNull(),
+    mediaType: text('media_type', { enum: ['image', 'video'] }).notNull(),
+    durationSeconds: integer('duration_seconds').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    version: version(),
+  },
+  (t) => [
+    index('stories_buble_version_idx').on(t.bubleId, t.version),
+    index('stories_buble_expires_idx').on(t.bubleId, t.expiresAt),
+    index('stories_expires_idx').on(t.expiresAt),
+  ],
+)

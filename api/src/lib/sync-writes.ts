@@ -182,3 +182,6 @@ export async function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): P
 
 /** Runs `fn` with `writer` as the open write of its async context (the push handler's savepoints). */
 export const withWriter = <T>(writer: SyncWriter, fn: () => Promise<T>): Promise<T> => ambient.run(writer, fn)
+
+/** True inside a sync write that commits later (a push batch): effects outside the database must wait for it. */
+export const insideSyncWrite = (): boolean => ambient.getStore() !== undefined

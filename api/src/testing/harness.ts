@@ -114,6 +114,8 @@ export async function createHarness(
       return { token: json.access_token, id: json.user.id, email: json.user.email }
     },
     async close() {
+      // Background previews finish before the database closes.
+      await services.previewer.idle()
       services.close()
       await bus.close()
       await database.close()

@@ -1,0 +1,88 @@
+/**
+ * Link previews, fetched after the post is saved (the post never waits): a small in-process queue,
+ * and a job that picks up previews a stopped process still owed. The preview reaches devices
+ * through sync, as an update of the post.
+ */
+
+import type { Job } from '../../lib/jobs.ts'
+import type { Logger } from '../../lib/log.ts'
+import type { WallService } from './service.ts'
+
+export type LinkPreview = { title: string | null; description: string | null; image: string | null }
+
+const PREVIEW_JOB_LOCK = 4_201_302
+/** A preview owed for longer than this is taken to be lost with its process. */
+const OWED_AFTER_MS = 60_000
+const CONCURRENCY = 2
+
+export interface Previewer {
+  previewOwed(postId: string, url: string): void
+  /** Resolves once every queued preview is saved (tests; shutdown). */
+  idle(): Promise<void>
+  job: Job
+}
+
+export function createPreviewer({
+  wall,
+  fetchPreview,
+  log,
+}: {
+  wall: () => WallService
+  fetchPreview: (url: string) => Promise<LinkPreview | null>
+  log: Logger
+}): Previewer {
+  const queued = new Map<string, string>()
+  const running = new Set<string>()
+  let waiters: (() => void)[] = []
+
+  const settle = () => {
+    if (queued.size === 0 && running.size === 0) {
+      for (const resolve of waiters) resolve()
+      waiters = []
+    }
+  }
+
+  async function work(postId: string, url: string): Promise<void> {
+    try {
+      // A failed fetch is saved as "no preview" too: the post is not asked again.
+      const preview = await fetchPreview(url).catch(() => null)
+      await wall().savePreview(postId, url, preview)
+    } catch (err) {
+      log.warn('link preview not saved', { postId, err })
+    }
+  }
+
+  function pump(): void {
+    for (const [postId, url] of queued) {
+      if (running.size >= CONCURRENCY) return
+      queued.delete(postId)
+      running.add(postId)
+      void work(postId, url).finally(() => {
+        running.delete(postId)
+        pump()
+        settle()
+      })
+    }
+  }
+
+  const previewer: Previewer = {
+    previewOwed(postId, url) {
+      if (running.has(postId)) return
+      queued.set(postId, url)
+      pump()
+    },
+    idle() {
+      if (queued.size === 0 && running.size === 0) return Promise.resolve()
+      return new Promise((resolve) => waiters.push(resolve))
+    },
+    job: {
+      name: 'link-previews',
+      lockKey: PREVIEW_JOB_LOCK,
+      async run(tx, at) {
+        const owed = await wall().owedPreviews(tx, new Date(at.getTime() - OWED_AFTER_MS))
+        for (const { id, url } of owed) setImmediate(() => previewer.previewOwed(id, url))
+      },
+    },
+  }
+  return previewer
+}

@@ -1,0 +1,94 @@
+/**
+ * Reads of posts, comments and stories in their answer shapes (CONTRACT §3.3). PostgreSQL builds
+ * the JSON: a page of posts with authors, reactions and counts is one statement, whatever the page.
+ */
+
+import type { Comment, Post, Story } from '@buble/shared/wall'
+import { REACTION_TYPES } from '@buble/shared/wall'
+import { type SQL, sql } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { pgUuidArray } from '../../lib/sync-writes.ts'
+
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
+
+/** A timestamp as JavaScript's toISOString writes it, whatever the session's time zone. */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+const REACTION_ORDER = `array[${REACTION_TYPES.map((type) => `'${type}'`).join(',')}]`
+
+/** The JSON of one post `p` by author `u`, as REST answers it. */
+export const POST_JSON = `json_build_object(
+  'id', p.id, 'buble_id', p.buble_id, 'content', p.content,
+  'author_id', p.author_id, 'author_name', u.name,
+  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
+  'created_at', ${iso('p.created_at')}, 'is_edited', p.is_edited, 'image_url', p.image_url,
+  'link_url', p.link_url, 'link_title', p.link_title, 'link_description', p.link_description,
+  'link_image', p.link_image,
+  'reactions', coalesce((select json_object_agg(r.user_id, r.types) from (
+      select user_id, json_agg(type order by array_position(${REACTION_ORDER}, type)) as types
+      from post_reactions where post_id = p.id group by user_id) r), '{}'::json),
+  'reactionsSummary', coalesce((select json_object_agg(s.type, s.n) from (
+      select type, count(*)::int as n from post_reactions where post_id = p.id group by type
+      order by array_position(${REACTION_ORDER}, type)) s), '{}'::json),
+  'commentsCount', p.comments_count)`
+
+export const COMMENT_JSON = `json_build_object(
+  'id', c.id, 'post_id', c.post_id, 'buble_id', c.buble_id, 'content', c.content,
+  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
+  'author_name', u.name, 'created_at', ${iso('c.created_at')}, 'isEdited', c.is_edited)`
+
+export const STORY_JSON = `json_build_object(
+  'id', s.id, 'buble_id', s.buble_id, 'media_url', s.media_url, 'media_type', s.media_type,
+  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
+  'duration_seconds', s.duration_seconds, 'created_at', ${iso('s.created_at')},
+  'expires_at', ${iso('s.expires_at')})`
+
+async function loadJson<T extends { id: string }>(db: Executor, query: SQL): Promise<Map<string, T>> {
+  const rows = rowsOf<{ data: T }>(await db.execute(query))
+  return new Map(rows.map(({ data }) => [data.id, data]))
+}
+
+export const loadPosts = (db: Executor, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve(new Map<string, Post>())
+    : loadJson<Post>(
+        db,
+        sql`select ${sql.raw(POST_JSON)} as data from posts p join users u on u.id = p.author_id
+          where p.id = any(${pgUuidArray(ids)})`,
+      )
+
+export const loadComments = (db: Executor, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve(new Map<string, Comment>())
+    : loadJson<Comment>(
+        db,
+        sql`select ${sql.raw(COMMENT_JSON)} as data from comments c join users u on u.id = c.author_id
+          where c.id = any(${pgUuidArray(ids)})`,
+      )
+
+export const loadStories = (db: Executor, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve(new Map<string, Story>())
+    : loadJson<Story>(
+        db,
+        sql`select ${sql.raw(STORY_JSON)} as data from stories s join users u on u.id = s.author_id
+          where s.id = any(${pgUuidArray(ids)})`,
+      )
+
+export async function loadPost(db: Executor, id: string): Promise<Post> {
+  const post = (await loadPosts(db, [id])).get(id)
+  if (!post) throw new Error(`post ${id} vanished`)
+  return post
+}
+
+export async function loadComment(db: Executor, id: string): Promise<Comment> {
+  const comment = (await loadComments(db, [id])).get(id)
+  if (!comment) throw new Error(`comment ${id} vanished`)
+  return comment
+}
+
+export async function loadStory(db: Executor, id: string): Promise<Story> {
+  const story = (await loadStories(db, [id])).get(id)
+  if (!story) throw new Error(`story ${id} vanished`)
+  return story
+}

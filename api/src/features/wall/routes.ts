@@ -1,0 +1,168 @@
+/** The wall's and the stories' REST calls (CONTRACT §3.3): thin adapters over the services. */
+
+import { isUuid } from '@buble/shared/bubles'
+import {
+  CreateCommentBody,
+  CreatePostBody,
+  CreateStoryBody,
+  LatestQuery,
+  ReactionBody,
+  UpdateCommentBody,
+  UpdatePostBody,
+  WALL_MESSAGES,
+  WallPageQuery,
+} from '@buble/shared/wall'
+import { type Context, Hono } from 'hono'
+import type { AppEnv } from '../../lib/auth.ts'
+import { notFound, validationError } from '../../lib/errors.ts'
+import { bubleNotFound } from '../../lib/memberships.ts'
+import { describe } from '../../lib/openapi.ts'
+import { validate } from '../../lib/validate.ts'
+import type { WallService } from './service.ts'
+import type { StoriesService } from './stories.ts'
+
+const tag = 'wall'
+
+/** An id from the path; anything but a UUID names nothing (404, like a row the caller may not see). */
+const idOf = (raw: string, missing: () => Error) => {
+  if (!isUuid(raw)) throw missing()
+  return raw.toLowerCase()
+}
+const bubleIdOf = (raw: string) => idOf(raw, bubleNotFound)
+const postIdOf = (raw: string) => idOf(raw, () => notFound(WALL_MESSAGES.postNotFound))
+const commentIdOf = (raw: string) => idOf(raw, () => notFound(WALL_MESSAGES.commentNotFound))
+
+/** JSON text PostgreSQL already built, sent as it is. */
+const rawJson = (c: Context, text: string) => c.body(text, 200, { 'content-type': 'application/json' })
+
+/** A reaction type from `?reactionType=` or the JSON body (CONTRACT §6: DELETE takes either). */
+async function reactionTypeOf(c: Context) {
+  const fromQuery = c.req.query('reactionType')
+  const body: unknown = fromQuery === undefined ? await c.req.json().catch(() => ({})) : { reactionType: fromQuery }
+  const parsed = ReactionBody.safeParse(body)
+  if (parsed.success) return parsed.data.reactionType
+  const message = parsed.error.issues[0]?.message ?? 'reactionType is required'
+  throw validationError([{ path: ['reactionType'], message }])
+}
+
+export function wallRoutes(wall: WallService) {
+  return new Hono<AppEnv>()
+    .get('/posts/:id/comments', describe({ tag, summary: 'Comments of a post, oldest first' }), async (c) =>
+      c.json(await wall.listComments(c.var.user, postIdOf(c.req.param('id')))),
+    )
+    .post(
+      '/posts/:id/comments',
+      describe({ tag, summary: 'Comment on a post (a second call with the same id answers it)', status: 201 }),
+      validate('json', CreateCommentBody),
+      async (c) => {
+        const { value, created } = await wall.createComment(
+          c.var.user,
+          postIdOf(c.req.param('id')),
+          c.req.valid('json'),
+        )
+        return c.json(value, created ? 201 : 200)
+      },
+    )
+    .post(
+      '/posts/:id/reactions',
+      describe({ tag, summary: 'Add a reaction (idempotent)' }),
+      validate('json', ReactionBody),
+      async (c) =>
+        c.json(await wall.addReaction(c.var.user, postIdOf(c.req.param('id')), c.req.valid('json').reactionType)),
+    )
+    .delete(
+      '/posts/:id/reactions',
+      describe({ tag, summary: 'Remove a reaction (JSON body or ?reactionType=; idempotent)' }),
+      async (c) => c.json(await wall.removeReaction(c.var.user, postIdOf(c.req.param('id')), await reactionTypeOf(c))),
+    )
+    .put(
+      '/posts/:id',
+      describe({ tag, summary: 'Edit your post (marks it edited)' }),
+      validate('json', UpdatePostBody),
+      async (c) => c.json(await wall.updatePost(c.var.user, postIdOf(c.req.param('id')), c.req.valid('json').content)),
+    )
+    .delete(
+      '/posts/:id',
+      describe({ tag, summary: 'Delete a post (author or delete_others_content)', status: 204 }),
+      async (c) => {
+        await wall.deletePost(c.var.user, postIdOf(c.req.param('id')))
+        return c.body(null, 204)
+      },
+    )
+    .put(
+      '/comments/:id',
+      describe({ tag, summary: 'Edit your comment' }),
+      validate('json', UpdateCommentBody),
+      async (c) =>
+        c.json(await wall.updateComment(c.var.user, commentIdOf(c.req.param('id')), c.req.valid('json').content)),
+    )
+    .delete(
+      '/comments/:id',
+      describe({ tag, summary: 'Delete a comment (author or delete_others_content)', status: 204 }),
+      async (c) => {
+        await wall.deleteComment(c.var.user, commentIdOf(c.req.param('id')))
+        return c.body(null, 204)
+      },
+    )
+    .get(
+      '/:bubleId/posts/latest',
+      describe({ tag, summary: 'The newest posts, for the ticker' }),
+      validate('query', LatestQuery),
+      async (c) => {
+        const json = await wall.latest(c.var.user, bubleIdOf(c.req.param('bubleId')), c.req.valid('query').limit)
+        return rawJson(c, `{"posts":${json}}`)
+      },
+    )
+    .get(
+      '/:bubleId/posts',
+      describe({ tag, summary: 'A page of posts, newest first' }),
+      validate('query', WallPageQuery),
+      async (c) => {
+        const { page, limit } = c.req.valid('query')
+        const result = await wall.page(c.var.user, bubleIdOf(c.req.param('bubleId')), page, limit)
+        return rawJson(c, `{"posts":${result.postsJson},"page":${result.page},"hasMore":${result.hasMore}}`)
+      },
+    )
+    .post(
+      '/:bubleId/posts',
+      describe({ tag, summary: 'Post on the wall (a second call with the same id answers it)', status: 201 }),
+      validate('json', CreatePostBody),
+      async (c) => {
+        const { value, created } = await wall.createPost(
+          c.var.user,
+          bubleIdOf(c.req.param('bubleId')),
+          c.req.valid('json'),
+        )
+        return c.json(value, created ? 201 : 200)
+      },
+    )
+}
+
+export function storiesRoutes(stories: StoriesService) {
+  return new Hono<AppEnv>()
+    .get(
+      '/bubles/:id/stories',
+      describe({ tag: 'stories', summary: 'Stories that have not expired, oldest first' }),
+      async (c) => c.json(await stories.list(c.var.user, bubleIdOf(c.req.param('id')))),
+    )
+    .post(
+      '/stories',
+      describe({ tag: 'stories', summary: 'Share an uploaded image or video for 24 hours', status: 201 }),
+      validate('json', CreateStoryBody),
+      async (c) => {
+        const { value, created } = await stories.create(c.var.user, c.req.valid('json'))
+        return c.json(value, created ? 201 : 200)
+      },
+    )
+    .delete(
+      '/stories/:id',
+      describe({ tag: 'stories', summary: 'Delete a story (author or delete_others_content)', status: 204 }),
+      async (c) => {
+        await stories.remove(
+          c.var.user,
+          idOf(c.req.param('id'), () => notFound(WALL_MESSAGES.storyNotFound)),
+        )
+        return c.body(null, 204)
+      },
+    )
+}

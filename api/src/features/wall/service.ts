@@ -1,0 +1,345 @@
+/**
+ * The wall (CONTRACT §3.3): posts, comments and reactions. Every write is one sync write, called
+ * alike by the REST routes and by the push handler's mutations. A post's data carries its
+ * reactions and comment count, so a reaction or a comment moves the post's version too.
+ */
+
+import { can } from '@buble/shared/permissions'
+import { type Comment, firstUrl, type Post, type ReactionType, WALL_MESSAGES } from '@buble/shared/wall'
+import { and, eq, gt, sql } from 'drizzle-orm'
+import { v7 as uuidv7 } from 'uuid'
+import type { Executor, Tx } from '../../db/client.ts'
+import { comments, postReactions, posts } from '../../db/schema.ts'
+import type { Deps } from '../../deps.ts'
+import type { UserRow } from '../../lib/accounts.ts'
+import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { actorOf, bubleNotFound, type MembershipRow, requireMembership } from '../../lib/memberships.ts'
+import type { PokeClock } from '../../lib/poke-clock.ts'
+import { insideSyncWrite, NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import { createPageCache } from './page-cache.ts'
+import { COMMENT_JSON, loadComment, loadPost, POST_JSON, rowsOf } from './queries.ts'
+
+export type PostRow = typeof posts.$inferSelect
+type CommentRow = typeof comments.$inferSelect
+
+export interface Created<T> {
+  value: T
+  created: boolean
+}
+
+/** What the wall asks of the rest of the app: whether a file may be shown in a buble, forgetting files, previews. */
+export interface WallHooks {
+  /** True when `url` is an image uploaded into `bubleId`. */
+  isBubleImage(exec: Executor, url: string, bubleId: string): Promise<boolean>
+  /** Removes stored files once the rows naming them are gone (after commit). */
+  forgetFiles(urls: readonly (string | null | undefined)[]): Promise<void>
+  /** A post linking to `url` was saved: fetch its preview in the background. */
+  previewOwed(postId: string, url: string): void
+}
+
+const postNotFound = () => notFound(WALL_MESSAGES.postNotFound)
+const commentNotFound = () => notFound(WALL_MESSAGES.commentNotFound)
+
+/** A page of posts: JSON text straight from PostgreSQL, and whether an older page has posts. */
+export interface PostPage {
+  postsJson: string
+  page: number
+  hasMore: boolean
+}
+
+export type WallService = ReturnType<typeof wallService>
+
+export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
+  const { db, now } = deps
+  const pages = createPageCache(pokes)
+
+  // The page statement: membership check, the buble's post count and the page's posts as JSON in
+  // one round trip. Page k of size l holds positions (n − k·l, n − (k−1)·l]: an index range read.
+  const newest = sql`(select coalesce(max(position), 0) from posts where buble_id = m.buble_id)`
+  const pageStatement = db
+    .select({
+      total: sql<number>`${newest}`.as('total'),
+      posts: sql<string>`(select coalesce(json_agg(x.data order by x.position desc), '[]'::json)::text from (
+        select p.position, ${sql.raw(POST_JSON)} as data from posts p join users u on u.id = p.author_id
+        where p.buble_id = m.buble_id
+          and p.position <= ${newest} - ${sql.placeholder('skip')}::int
+          and p.position > ${newest} - ${sql.placeholder('skip')}::int - ${sql.placeholder('take')}::int) x)`.as(
+        'posts',
+      ),
+    })
+    .from(sql`memberships m`)
+    .where(sql`m.buble_id = ${sql.placeholder('bubleId')}::uuid and m.user_id = ${sql.placeholder('userId')}::uuid`)
+    .prepare('wall_page')
+
+  async function page(user: UserRow, bubleId: string, pageNumber: number, limit: number): Promise<PostPage> {
+    const skip = (pageNumber - 1) * limit
+    let cached = pages.get(user.id, bubleId, skip, limit)
+    if (!cached) {
+      const since = pokes.mark()
+      const [row] = await pageStatement.execute({ bubleId, userId: user.id, skip, take: limit })
+      if (!row) throw bubleNotFound()
+      cached = { json: row.posts, total: Number(row.total) }
+      pages.set(user.id, bubleId, skip, limit, cached, since)
+    }
+    return { postsJson: cached.json, page: pageNumber, hasMore: cached.total - skip - limit > 0 }
+  }
+
+  /** The post and the caller's member row in its buble; 404 alike for a missing post and an outsider. */
+  async function postFor(tx: Executor, postId: string, userId: string): Promise<{ post: PostRow; me: MembershipRow }> {
+    const [post] = await tx.select().from(posts).where(eq(posts.id, postId)).limit(1)
+    if (!post) throw postNotFound()
+    try {
+      return { post, me: await requireMembership(tx, post.bubleId, userId) }
+    } catch {
+      throw postNotFound()
+    }
+  }
+
+  async function commentFor(
+    tx: Executor,
+    commentId: string,
+    userId: string,
+  ): Promise<{ comment: CommentRow; me: MembershipRow }> {
+    const [comment] = await tx.select().from(comments).where(eq(comments.id, commentId)).limit(1)
+    if (!comment) throw commentNotFound()
+    try {
+      return { comment, me: await requireMembership(tx, comment.bubleId, userId) }
+    } catch {
+      throw commentNotFound()
+    }
+  }
+
+  /** Author, or a member who may delete others' content. */
+  function mayDelete(me: MembershipRow, authorId: string): boolean {
+    return me.userId === authorId || can(actorOf(me), 'content.deleteOthers')
+  }
+
+  /** A comment or reaction changed a post's data: its version moves so devices pull it again. */
+  async function touchPost(w: SyncWriter, post: PostRow, set: Partial<PostRow> = {}): Promise<void> {
+    await w.tx
+      .update(posts)
+      .set({ ...set, version: NEXT_VERSION })
+      .where(eq(posts.id, post.id))
+    w.changed(post.bubleId, 'post')
+  }
+
+  /** Removes a post, its comments (each with a tombstone) and closes the gap in the positions above it. */
+  async function deletePostRow(w: SyncWriter, post: PostRow): Promise<void> {
+    const gone = await w.tx.delete(comments).where(eq(comments.postId, post.id)).returning({ id: comments.id })
+    await w.deleted(
+      'comment',
+      post.bubleId,
+      gone.map((c) => c.id),
+    )
+    await w.tx.delete(posts).where(eq(posts.id, post.id))
+    await w.deleted('post', post.bubleId, [post.id])
+    await w.tx
+      .update(posts)
+      .set({ position: sql`${posts.position} - 1` })
+      .where(and(eq(posts.bubleId, post.bubleId), gt(posts.position, post.position)))
+  }
+
+  async function setReaction(user: UserRow, postId: string, type: ReactionType, on: boolean) {
+    return syncWrite(db, async (w) => {
+      const { post } = await postFor(w.tx, postId, user.id)
+      const changed = on
+        ? await w.tx
+            .insert(postReactions)
+            .values({ postId, userId: user.id, type, createdAt: now() })
+            .onConflictDoNothing()
+            .returning({ type: postReactions.type })
+        : await w.tx
+            .delete(postReactions)
+            .where(
+              and(eq(postReactions.postId, postId), eq(postReactions.userId, user.id), eq(postReactions.type, type)),
+            )
+            .returning({ type: postReactions.type })
+      // Idempotent: nothing new, nothing to send.
+      if (changed.length > 0) await touchPost(w, post)
+      const { reactions, reactionsSummary } = await loadPost(w.tx, postId)
+      return { reactions, reactionsSummary }
+    })
+  }
+
+  return {
+    page,
+    close: () => pages.close(),
+
+    async latest(user: UserRow, bubleId: string, limit: number): Promise<string> {
+      return (await page(user, bubleId, 1, limit)).postsJson
+    },
+
+    async get(user: UserRow, postId: string): Promise<Post> {
+      await postFor(db, postId, user.id)
+      return loadPost(db, postId)
+    },
+
+    /** A new post; the same client id again answers the post made with it. */
+    async createPost(
+      user: UserRow,
+      bubleId: string,
+      body: { id?: string; content: string; image_url?: string | null; link_url?: string | null },
+    ): Promise<Created<Post>> {
+      const result = await syncWrite(db, async (w) => {
+        await requireMembership(w.tx, bubleId, user.id)
+        const id = body.id ?? uuidv7()
+        if ((await claimId(w.tx, id, 'post', user.id)) === 'existing') {
+          const [existing] = await w.tx.select({ id: posts.id }).from(posts).where(eq(posts.id, id)).limit(1)
+          if (!existing) throw conflict(ID_IN_USE)
+          return { value: await loadPost(w.tx, id), created: false }
+        }
+        if (body.image_url && !(await hooks.isBubleImage(w.tx, body.image_url, bubleId)))
+          throw new AppError('VALIDATION_ERROR', 'image_url must be an image uploaded to this buble', [
+            { path: 'image_url', message: 'image_url must be an image uploaded to this buble' },
+          ])
+        const version = await w.takeVersion()
+        const [top] = rowsOf<{ n: number }>(
+          await w.tx.execute(sql`select coalesce(max(position), 0)::int as n from posts where buble_id = ${bubleId}`),
+        )
+        await w.tx.insert(posts).values({
+          id,
+          bubleId,
+          authorId: user.id,
+          content: body.content,
+          imageUrl: body.image_url ?? null,
+          linkUrl: body.link_url ?? firstUrl(body.content),
+          position: Number(top?.n ?? 0) + 1,
+          createdAt: now(),
+          addedVersion: version,
+          version,
+        })
+        w.changed(bubleId, 'post')
+        return { value: await loadPost(w.tx, id), created: true }
+      })
+      if (result.created && result.value.link_url) hooks.previewOwed(result.value.id, result.value.link_url)
+      return result
+    },
+
+    /** The author edits a post: marked edited; a changed link owes a new preview. */
+    async updatePost(user: UserRow, postId: string, content: string): Promise<Post> {
+      let previewOwed: string | null = null
+      const post = await syncWrite(db, async (w) => {
+        const { post } = await postFor(w.tx, postId, user.id)
+        if (post.authorId !== user.id) throw forbidden(WALL_MESSAGES.onlyAuthorEdits)
+        const found = firstUrl(content)
+        // A link given with the post stays; one found in the text follows the text.
+        const keepsLink = post.linkUrl !== null && (post.linkUrl === found || !firstUrl(post.content))
+        const link = keepsLink
+          ? {}
+          : { linkUrl: found, linkTitle: null, linkDescription: null, linkImage: null, linkFetchedAt: null }
+        previewOwed = keepsLink ? null : found
+        await touchPost(w, post, { content, isEdited: true, ...link })
+        return loadPost(w.tx, postId)
+      })
+      if (previewOwed) hooks.previewOwed(postId, previewOwed)
+      return post
+    },
+
+    /** The author, or a member holding delete_others_content. */
+    async deletePost(user: UserRow, postId: string): Promise<void> {
+      const deferred = insideSyncWrite()
+      const image = await syncWrite(db, async (w) => {
+        const { post, me } = await postFor(w.tx, postId, user.id)
+        if (!mayDelete(me, post.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
+        await deletePostRow(w, post)
+        return post.imageUrl
+      })
+      // Inside a push batch the delete commits later: the orphan-file job removes the file then.
+      if (!deferred) await hooks.forgetFiles([image])
+    },
+
+    async listComments(user: UserRow, postId: string): Promise<Comment[]> {
+      await postFor(db, postId, user.id)
+      const rows = rowsOf<{ data: Comment }>(
+        await db.execute(sql`select ${sql.raw(COMMENT_JSON)} as data from comments c join users u on u.id = c.author_id
+          where c.post_id = ${postId} order by c.created_at, c.id`),
+      )
+      return rows.map((row) => row.data)
+    },
+
+    async createComment(
+      user: UserRow,
+      postId: string,
+      body: { id?: string; content: string },
+    ): Promise<Created<Comment>> {
+      return syncWrite(db, async (w) => {
+        const { post } = await postFor(w.tx, postId, user.id)
+        const id = body.id ?? uuidv7()
+        if ((await claimId(w.tx, id, 'comment', user.id)) === 'existing') {
+          const [existing] = await w.tx.select({ id: comments.id }).from(comments).where(eq(comments.id, id)).limit(1)
+          if (!existing) throw conflict(ID_IN_USE)
+          return { value: await loadComment(w.tx, id), created: false }
+        }
+        await w.tx
+          .insert(comments)
+          .values({ id, postId, bubleId: post.bubleId, authorId: user.id, content: body.content, createdAt: now() })
+        w.changed(post.bubleId, 'comment')
+        await touchPost(w, post, { commentsCount: sql`${posts.commentsCount} + 1` as unknown as number })
+        return { value: await loadComment(w.tx, id), created: true }
+      })
+    },
+
+    async updateComment(user: UserRow, commentId: string, content: string): Promise<Comment> {
+      return syncWrite(db, async (w) => {
+        const { comment } = await commentFor(w.tx, commentId, user.id)
+        if (comment.authorId !== user.id) throw forbidden(WALL_MESSAGES.onlyAuthorEdits)
+        await w.tx
+          .update(comments)
+          .set({ content, isEdited: true, version: NEXT_VERSION })
+          .where(eq(comments.id, commentId))
+        w.changed(comment.bubleId, 'comment')
+        return loadComment(w.tx, commentId)
+      })
+    },
+
+    async deleteComment(user: UserRow, commentId: string): Promise<void> {
+      await syncWrite(db, async (w) => {
+        const { comment, me } = await commentFor(w.tx, commentId, user.id)
+        if (!mayDelete(me, comment.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
+        await w.tx.delete(comments).where(eq(comments.id, commentId))
+        await w.deleted('comment', comment.bubleId, [commentId])
+        const [post] = await w.tx.select().from(posts).where(eq(posts.id, comment.postId)).limit(1)
+        if (post)
+          await touchPost(w, post, { commentsCount: sql`greatest(${posts.commentsCount} - 1, 0)` as unknown as number })
+      })
+    },
+
+    addReaction: (user: UserRow, postId: string, type: ReactionType) => setReaction(user, postId, type, true),
+    removeReaction: (user: UserRow, postId: string, type: ReactionType) => setReaction(user, postId, type, false),
+
+    /** Fills a post's preview (a background job): only while the post still links to `url`. */
+    async savePreview(
+      postId: string,
+      url: string,
+      preview: { title: string | null; description: string | null; image: string | null } | null,
+    ): Promise<void> {
+      await syncWrite(db, async (w) => {
+        const [post] = await w.tx
+          .select()
+          .from(posts)
+          .where(and(eq(posts.id, postId), eq(posts.linkUrl, url)))
+          .limit(1)
+        if (!post || post.linkFetchedAt) return
+        await touchPost(w, post, {
+          linkTitle: preview?.title ?? null,
+          linkDescription: preview?.description ?? null,
+          linkImage: preview?.image ?? null,
+          linkFetchedAt: now(),
+        })
+      })
+    },
+
+    /** Post ids whose preview is owed for longer than `olderThan` (a process stopped before fetching it). */
+    async owedPreviews(tx: Tx, olderThan: Date, limit = 20): Promise<{ id: string; url: string }[]> {
+      const rows = await tx
+        .select({ id: posts.id, url: posts.linkUrl })
+        .from(posts)
+        .where(
+          sql`${posts.linkUrl} is not null and ${posts.linkFetchedAt} is null and ${posts.createdAt} < ${olderThan}`,
+        )
+        .limit(limit)
+      return rows.map((row) => ({ id: row.id, url: row.url as string }))
+    },
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Stories (CONTRACT §3.3): an uploaded image or video that lives 24 hours. A job removes expired
+ * stories, with a tombstone each so devices drop them, and then their files.
+ */
+
+import { can } from '@buble/shared/permissions'
+import { type CreateStoryBody, STORY_LIFETIME_MS, type Story, WALL_MESSAGES } from '@buble/shared/wall'
+import { eq, lte, sql } from 'drizzle-orm'
+import { v7 as uuidv7 } from 'uuid'
+import type { Executor } from '../../db/client.ts'
+import { stories } from '../../db/schema.ts'
+import type { Deps } from '../../deps.ts'
+import type { UserRow } from '../../lib/accounts.ts'
+import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import type { Job } from '../../lib/jobs.ts'
+import { actorOf, requireMembership } from '../../lib/memberships.ts'
+import { insideSyncWrite, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
+import { loadStory, rowsOf, STORY_JSON } from './queries.ts'
+import type { Created } from './service.ts'
+
+export interface StoryHooks {
+  /** True when `url` is a story file (image or video) uploaded into `bubleId`. */
+  isBubleStoryFile(exec: Executor, url: string, bubleId: string, mediaType: 'image' | 'video'): Promise<boolean>
+  forgetFiles(urls: readonly (string | null | undefined)[]): Promise<void>
+}
+
+const storyNotFound = () => notFound(WALL_MESSAGES.storyNotFound)
+const EXPIRY_JOB_LOCK = 4_201_301
+
+export type StoriesService = ReturnType<typeof storiesService>
+
+export function storiesService(deps: Deps, hooks: StoryHooks) {
+  const { db, now } = deps
+
+  return {
+    /** The buble's stories that have not expired, oldest first (the order they play in). */
+    async list(user: UserRow, bubleId: string): Promise<Story[]> {
+      await requireMembership(db, bubleId, user.id)
+      const rows = rowsOf<{ data: Story }>(
+        await db.execute(sql`select ${sql.raw(STORY_JSON)} as data from stories s join users u on u.id = s.author_id
+          where s.buble_id = ${bubleId} and s.expires_at > ${now()} order by s.created_at, s.id`),
+      )
+      return rows.map((row) => row.data)
+    },
+
+    async create(user: UserRow, body: CreateStoryBody): Promise<Created<Story>> {
+      return syncWrite(db, async (w) => {
+        await requireMembership(w.tx, body.buble_id, user.id)
+        const id = body.id ?? uuidv7()
+        if ((await claimId(w.tx, id, 'story', user.id)) === 'existing') {
+          const [existing] = await w.tx.select({ id: stories.id }).from(stories).where(eq(stories.id, id)).limit(1)
+          if (!existing) throw conflict(ID_IN_USE)
+          return { value: await loadStory(w.tx, id), created: false }
+        }
+        if (!(await hooks.isBubleStoryFile(w.tx, body.media_url, body.buble_id, body.media_type)))
+          throw new AppError('VALIDATION_ERROR', WALL_MESSAGES.badMedia, [
+            { path: 'media_url', message: WALL_MESSAGES.badMedia },
+          ])
+        const createdAt = now()
+        await w.tx.insert(stories).values({
+          id,
+          bubleId: body.buble_id,
+          authorId: user.id,
+          mediaUrl: body.media_url,
+          mediaType: body.media_type,
+          durationSeconds: body.duration_seconds,
+          createdAt,
+          expiresAt: new Date(createdAt.getTime() + STORY_LIFETIME_MS),
+        })
+        w.changed(body.buble_id, 'story')
+        return { value: await loadStory(w.tx, id), created: true }
+      })
+    },
+
+    /** The author, or a member holding delete_others_content. */
+    async remove(user: UserRow, storyId: string): Promise<void> {
+      const deferred = insideSyncWrite()
+      const media = await syncWrite(db, async (w) => {
+        const [story] = await w.tx.select().from(stories).where(eq(stories.id, storyId)).limit(1)
+        if (!story) throw storyNotFound()
+        const me = await requireMembership(w.tx, story.bubleId, user.id).catch(() => {
+          throw storyNotFound()
+        })
+        if (me.userId !== story.authorId && !can(actorOf(me), 'content.deleteOthers'))
+          throw forbidden(WALL_MESSAGES.notAllowedToDelete)
+        await w.tx.delete(stories).where(eq(stories.id, storyId))
+        await w.deleted('story', story.bubleId, [storyId])
+        return story.mediaUrl
+      })
+      if (!deferred) await hooks.forgetFiles([media])
+    },
+
+    /** Every minute: expired stories go, with a tombstone each, then their files. */
+    expiryJob: {
+      name: 'story-expiry',
+      lockKey: EXPIRY_JOB_LOCK,
+      async run(tx, at) {
+        const gone = await syncWriteIn(tx, async (w) => {
+          const rows = await w.tx
+            .delete(stories)
+            .where(lte(stories.expiresAt, at))
+            .returning({ id: stories.id, bubleId: stories.bubleId, mediaUrl: stories.mediaUrl })
+          const byBuble = new Map<string, string[]>()
+          for (const row of rows) byBuble.set(row.bubleId, [...(byBuble.get(row.bubleId) ?? []), row.id])
+          for (const [bubleId, ids] of byBuble) await w.deleted('story', bubleId, ids)
+          return rows.map((row) => row.mediaUrl)
+        })
+        // The files go after the rows; a file left by a crash here is only unreachable, never shown.
+        if (gone.length > 0) setImmediate(() => void hooks.forgetFiles(gone))
+      },
+    } satisfies Job,
+  }
+}

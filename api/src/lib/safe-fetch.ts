@@ -1,0 +1,252 @@
+/**
+ * The one guarded outbound fetch (CONTRACT §7): http(s) only, every address of every hop checked at connect
+ * time (so DNS rebinding cannot swap in another one), redirects followed by hand, one timeout, a byte cap.
+ */
+
+import { promises as dns } from 'node:dns'
+import { isIP, type LookupFunction } from 'node:net'
+import type { ReadableStream } from 'node:stream/web'
+import ipaddr from 'ipaddr.js'
+import { Agent, fetch, type Headers } from 'undici'
+
+/** Why a fetch was refused or failed, for the caller's log. */
+export type SafeFetchReason = 'url' | 'scheme' | 'address' | 'redirects' | 'timeout' | 'network'
+
+export class SafeFetchError extends Error {
+  override readonly name = 'SafeFetchError'
+  constructor(
+    readonly reason: SafeFetchReason,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+  }
+}
+
+/** All addresses of a host name, as `dns.promises.lookup(host, { all: true })` answers them. */
+export type Resolver = (hostname: string) => Promise<readonly { address: string; family: number }[]>
+
+export interface SafeFetchOptions {
+  /** Also allow loopback (127.0.0.0/8, ::1), never private ranges. Only the project's own tests set it, in code. */
+  allowLoopback?: boolean
+  /** Covers the whole exchange: every hop and the body. */
+  timeoutMs?: number
+  maxBytes?: number
+  maxRedirects?: number
+  userAgent?: string
+  /** Tests inject one; defaults to the system resolver. */
+  lookup?: Resolver
+}
+
+export interface SafeFetchInit {
+  method?: string
+  headers?: Record<string, string>
+  body?: string | Uint8Array
+  /** Sent as the Accept header. */
+  accept?: string
+}
+
+export interface SafeFetchResponse {
+  status: number
+  /** The address that answered, after redirects. */
+  url: string
+  headers: Headers
+  /** The first `maxBytes` bytes of the body, after any Content-Encoding is undone. */
+  body: Buffer
+  /** True when the body went on past `maxBytes` and was cut there. */
+  truncated: boolean
+}
+
+export type SafeFetch = (url: string, init?: SafeFetchInit) => Promise<SafeFetchResponse>
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
+const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']
+
+const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true })
+
+export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
+  const {
+    allowLoopback = false,
+    timeoutMs = 5000,
+    maxBytes = 1024 * 1024,
+    maxRedirects = 3,
+    userAgent = 'Buble/0.1',
+    lookup = systemResolver,
+  } = options
+  // Host names are resolved only here, at connect time, so the address checked is the address dialled.
+  const dispatcher = new Agent({ connect: { lookup: guardedLookup(lookup, allowLoopback) } })
+
+  return async function safeFetch(url, init = {}) {
+    const signal = AbortSignal.timeout(timeoutMs)
+    let request: HopRequest = {
+      method: (init.method ?? 'GET').toUpperCase(),
+      headers: { 'user-agent': userAgent, ...(init.accept ? { accept: init.accept } : {}), ...init.headers },
+      body: init.body,
+    }
+    try {
+      let current = checkUrl(url, undefined, allowLoopback)
+      for (let redirects = 0; ; redirects++) {
+        const response = await fetch(current, { ...request, redirect: 'manual', signal, dispatcher })
+        const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null
+        if (location === null) {
+          const { body, truncated } = await readCapped(response.body, maxBytes)
+          return { status: response.status, url: current.href, headers: response.headers, body, truncated }
+        }
+        await response.body?.cancel()
+        if (redirects >= maxRedirects) throw new SafeFetchError('redirects', `More than ${maxRedirects} redirects`)
+        const next = checkUrl(location, current.href, allowLoopback)
+        request = redirected(request, response.status, current, next)
+        current = next
+      }
+    } catch (err) {
+      throw toSafeFetchError(err, signal)
+    }
+  }
+}
+
+/** True when `ip` is an address a server of ours may fetch from: none of loopback, private and the like. */
+export function isPublicAddress(ip: string): boolean {
+  return classify(ip) === 'public'
+}
+
+type Verdict = 'public' | 'loopback' | 'refused'
+
+// Only allocated global unicast space counts; everything else in IPv6 is special or unassigned.
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3')
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16')
+// These carry an IPv4 address in their last 32 bits and reach it, so they are judged as that address.
+const EMBEDDING_IPV4 = [
+  '::ffff:0:0/96', // IPv4-mapped
+  '::ffff:0:0:0/96', // IPv4-translated (RFC 6145)
+  '64:ff9b::/96', // NAT64 well-known prefix (RFC 6052)
+  '::/96', // IPv4-compatible, deprecated (`::` and `::1` are judged before this)
+].map((cidr) => ipaddr.parseCIDR(cidr))
+
+function classify(ip: string): Verdict {
+  // net.isIP first: ipaddr.js also accepts shorthand like `127.1` that is no address literal.
+  if (isIP(ip) === 0 || !ipaddr.isValid(ip)) return 'refused'
+  const address = ipaddr.parse(ip)
+  return address.kind() === 'ipv4' ? classifyV4(address as ipaddr.IPv4) : classifyV6(address as ipaddr.IPv6)
+}
+
+function classifyV4(address: ipaddr.IPv4): Verdict {
+  const range = address.range()
+  if (range === 'unicast') return 'public'
+  return range === 'loopback' ? 'loopback' : 'refused'
+}
+
+function classifyV6(address: ipaddr.IPv6): Verdict {
+  const range = address.range()
+  if (range === 'loopback') return 'loopback'
+  if (range === 'unspecified') return 'refused'
+  const bytes = address.toByteArray()
+  if (EMBEDDING_IPV4.some((cidr) => address.match(cidr))) return classifyV4(new ipaddr.IPv4(bytes.slice(12, 16)))
+  if (address.match(SIX_TO_FOUR)) return classifyV4(new ipaddr.IPv4(bytes.slice(2, 6)))
+  return range === 'unicast' && address.match(GLOBAL_UNICAST) ? 'public' : 'refused'
+}
+
+function assertAllowed(host: string, addresses: readonly string[], allowLoopback: boolean): void {
+  if (addresses.length === 0) throw new SafeFetchError('address', `${host} has no address`)
+  for (const address of addresses) {
+    const verdict = classify(address)
+    if (verdict === 'public' || (verdict === 'loopback' && allowLoopback)) continue
+    throw new SafeFetchError('address', `${host} resolves to a refused address (${address})`)
+  }
+}
+
+/** Parses a URL (relative to `base` for a redirect) and refuses a wrong scheme or a refused IP literal. */
+function checkUrl(raw: string, base: string | undefined, allowLoopback: boolean): URL {
+  let url: URL
+  try {
+    url = new URL(raw, base)
+  } catch {
+    throw new SafeFetchError('url', 'Not a valid URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SafeFetchError('scheme', `${url.protocol} addresses are not fetched`)
+  }
+  if (url.username || url.password) throw new SafeFetchError('url', 'URLs with credentials are not fetched')
+  // An IP literal is dialled without any lookup, so it is checked here; names are checked at connect time.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  if (isIP(host) !== 0) assertAllowed(host, [host], allowLoopback)
+  return url
+}
+
+/** A `net` lookup that resolves every address, refuses the host if any is refused, and answers only checked ones. */
+function guardedLookup(resolve: Resolver, allowLoopback: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family
+    resolveChecked(resolve, hostname, allowLoopback, family)
+      .then((addresses) => {
+        const first = addresses[0]
+        if (!first) throw new SafeFetchError('network', `${hostname} has no IPv${family} address`)
+        if (options.all) callback(null, addresses)
+        else callback(null, first.address, first.family)
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, ''))
+  }
+}
+
+async function resolveChecked(
+  resolve: Resolver,
+  hostname: string,
+  allowLoopback: boolean,
+  family: number | undefined,
+): Promise<{ address: string; family: number }[]> {
+  const all = await resolve(hostname)
+  const addresses = all.map((entry) => entry.address)
+  // Every address is checked, not only those of the family asked for: any refused one refuses the host.
+  assertAllowed(hostname, addresses, allowLoopback)
+  const wanted = family === 4 || family === 6 ? all.filter((entry) => entry.family === family) : all
+  return wanted.map((entry) => ({ address: entry.address, family: entry.family }))
+}
+
+interface HopRequest {
+  method: string
+  headers: Record<string, string>
+  body: string | Uint8Array | undefined
+}
+
+/** The request for the next hop, changed the way browsers change it. */
+function redirected(request: HopRequest, status: number, from: URL, to: URL): HopRequest {
+  const headers = { ...request.headers }
+  // Credentials were meant for the first origin only.
+  if (from.origin !== to.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name]
+  const becomesGet =
+    status === 303 ? request.method !== 'HEAD' : (status === 301 || status === 302) && request.method === 'POST'
+  if (!becomesGet) return { ...request, headers }
+  for (const name of BODY_HEADERS) delete headers[name]
+  return { method: 'GET', headers, body: undefined }
+}
+
+/** Reads at most `maxBytes`; past that it stops and cancels the stream so the rest is never downloaded. */
+async function readCapped(
+  stream: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  if (!stream) return { body: Buffer.alloc(0), truncated: false }
+  const reader = stream.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return { body: Buffer.concat(chunks, size), truncated: false }
+    chunks.push(value)
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel()
+      return { body: Buffer.concat(chunks, size).subarray(0, maxBytes), truncated: true }
+    }
+  }
+}
+
+function toSafeFetchError(err: unknown, signal: AbortSignal): SafeFetchError {
+  // undici wraps what the connection threw (our lookup's refusal included) in `cause`, sometimes twice.
+  for (let cause = err, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
+    if (cause instanceof SafeFetchError) return cause
+  }
+  if (signal.aborted) return new SafeFetchError('timeout', 'The fetch timed out', { cause: err })
+  const message = err instanceof Error ? err.message : String(err)
+  return new SafeFetchError('network', `The fetch failed: ${message}`, { cause: err })
+}
