@@ -9,7 +9,8 @@ import type { PokeClock } from '../../lib/poke-clock.ts'
 
 export interface CachedPage {
   json: string
-  total: number
+  hasMore: boolean
+  body: Uint8Array
 }
 
 const MAX_BUBLES = 2_000

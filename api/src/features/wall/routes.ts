@@ -120,7 +120,7 @@ export function wallRoutes(wall: WallService) {
       async (c) => {
         const { page, limit } = c.req.valid('query')
         const result = await wall.page(c.var.user, bubleIdOf(c.req.param('bubleId')), page, limit)
-        return rawJson(c, `{"posts":${result.postsJson},"page":${result.page},"hasMore":${result.hasMore}}`)
+        return c.body(result.body as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'application/json' })
       },
     )
     .post(

@@ -41,12 +41,16 @@ export interface WallHooks {
 const postNotFound = () => notFound(WALL_MESSAGES.postNotFound)
 const commentNotFound = () => notFound(WALL_MESSAGES.commentNotFound)
 
-/** A page of posts: JSON text straight from PostgreSQL, and whether an older page has posts. */
+/** A page of posts: JSON text straight from PostgreSQL, whether an older page has posts, and the answer's bytes. */
 export interface PostPage {
   postsJson: string
   page: number
   hasMore: boolean
+  /** `{posts, page, hasMore}` encoded once, for every member who asks for this page until it changes. */
+  body: Uint8Array
 }
+
+const encoder = new TextEncoder()
 
 export type WallService = ReturnType<typeof wallService>
 
@@ -79,10 +83,15 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       const since = pokes.mark()
       const [row] = await pageStatement.execute({ bubleId, userId: user.id, skip, take: limit })
       if (!row) throw bubleNotFound()
-      cached = { json: row.posts, total: Number(row.total) }
+      const hasMore = Number(row.total) - skip - limit > 0
+      cached = {
+        json: row.posts,
+        hasMore,
+        body: encoder.encode(`{"posts":${row.posts},"page":${pageNumber},"hasMore":${hasMore}}`),
+      }
       pages.set(user.id, bubleId, skip, limit, cached, since)
     }
-    return { postsJson: cached.json, page: pageNumber, hasMore: cached.total - skip - limit > 0 }
+    return { postsJson: cached.json, page: pageNumber, hasMore: cached.hasMore, body: cached.body }
   }
 
   /** The post and the caller's member row in its buble; 404 alike for a missing post and an outsider. */
