@@ -1,7 +1,7 @@
 /** The wall and stories (CONTRACT §3.3, spec part 2 §2–§5, §9): shapes, bodies and constants for server and client. */
 
 import { z } from 'zod'
-import { ClientId, MemberRef, Uuid } from './bubles.ts'
+import { ClientId, type MemberRef, Uuid } from './bubles.ts'
 import { LIMITS } from './constants.ts'
 
 /** Spec part 2 §9. */

@@ -280,9 +280,7 @@ export const posts = pgTable(
     index('posts_author_idx').on(t.authorId),
     // The orphan-file job asks whether any post names a file.
     index('posts_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
-    index('posts_link_owed_idx')
-      .on(t.createdAt)
-      .where(sql`${t.linkUrl} is not null and ${t.linkFetchedAt} is null`),
+    index('posts_link_owed_idx').on(t.createdAt).where(sql`${t.linkUrl} is not null and ${t.linkFetchedAt} is null`),
   ],
 )
 

@@ -8,6 +8,7 @@
 import { newOwnedBuble } from '@buble/shared/bubles'
 import type { HandledMutation, MutationArgs } from '../protocol.ts'
 import type { Actor, LocalRow, RowTable } from './local-db.ts'
+import { WALL_OPTIMISTIC } from './optimistic-wall.ts'
 
 export interface RowStore {
   get(table: RowTable, id: string): Promise<LocalRow | undefined>
@@ -78,4 +79,5 @@ export const OPTIMISTIC: OptimisticMap = {
       await store.put('unread', { id, buble_id: args.buble_id, contentType: args.contentType, unreadCount: 0 })
     },
   },
+  ...WALL_OPTIMISTIC,
 }

@@ -80,7 +80,7 @@ describe.each(backends())('the wall on devices, on %s', (backend) => {
   test('three posts, a comment and a reaction made offline show at once and arrive once on the other device', async () => {
     const { alice, bubleId, aliceDevice, bobDevice } = await pair()
     aliceDevice.setOnline(false)
-    const ids = [randomUUID(), randomUUID(), randomUUID()]
+    const ids: string[] = [randomUUID(), randomUUID(), randomUUID()]
     for (const [i, id] of ids.entries())
       await aliceDevice.engine.mutate('post.create', { id, buble_id: bubleId, content: `From the basement ${i + 1}` })
     const commentId = randomUUID()

@@ -174,8 +174,11 @@ test('the tabs link to each section, mark the current one, and an unknown tab op
 
   await app.user.click(within(tabs).getByRole('link', { name: 'Wall' }))
   expect(within(tabs).getByRole('link', { name: 'Wall' })).toHaveAttribute('aria-current', 'page')
-  expect(screen.getByRole('heading', { name: 'Wall' })).toBeInTheDocument()
-  expect(screen.getByText('Posts, comments and reactions arrive here in an upcoming update.')).toBeInTheDocument()
+  expect(screen.getByRole('region', { name: 'Wall' })).toBeInTheDocument()
+  expect(screen.getByRole('textbox', { name: 'Write a post' })).toBeInTheDocument()
+  await app.user.click(within(tabs).getByRole('link', { name: 'Events' }))
+  expect(screen.getByRole('heading', { name: 'Events' })).toBeInTheDocument()
+  expect(screen.getByText('Events with RSVPs arrive here in an upcoming update.')).toBeInTheDocument()
   app.unmount()
 
   open('/bubles/book-club/nonsense', bookClub())

@@ -7,6 +7,8 @@ import { useKeepRead, useUnread } from '../../data/unread.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
+import { Ticker } from '../wall/ticker.tsx'
+import { WallTab } from '../wall/wall-tab.tsx'
 import { actorOf } from './actor.ts'
 import { BubleHeader } from './buble-header.tsx'
 import { BubleTabs } from './buble-tabs.tsx'
@@ -103,11 +105,13 @@ function BubleView({
   return (
     <div className="page buble-page">
       <BubleHeader buble={buble} onRemoving={onRemoving} />
+      <Ticker buble={buble} />
       <BubleTabs buble={buble} current={tab} counts={counts} />
       <div className="tab-panel">
         {tab === 'overview' && <OverviewTab buble={buble} actor={actor} />}
+        {tab === 'wall' && <WallTab buble={buble} />}
         {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
-        {(tab === 'wall' || tab === 'events' || tab === 'polls') && <ComingSoonTab tab={tab} />}
+        {(tab === 'events' || tab === 'polls') && <ComingSoonTab tab={tab} />}
       </div>
     </div>
   )

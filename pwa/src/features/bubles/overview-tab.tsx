@@ -1,10 +1,12 @@
 import { can, type MemberActor } from '@buble/shared/permissions'
 import { FIXED_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
 import { useState } from 'react'
-import type { LocalBuble } from '../../data/bubles.ts'
+import { Link } from 'react-router-dom'
+import { bublePath, type LocalBuble } from '../../data/bubles.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { formatDay, plural } from '../../ui/format.ts'
 import { useFlash } from '../../ui/use-flash.ts'
+import { StoriesWidget } from '../stories/stories-widget.tsx'
 import { AddToolModal } from './add-tool-modal.tsx'
 import { RenameBubleModal } from './rename-buble-modal.tsx'
 import { RoleBadge } from './role-badge.tsx'
@@ -91,8 +93,13 @@ export function OverviewTab({ buble, actor }: { buble: LocalBuble; actor: Member
             <li key={key}>
               <article className="card tool-card" aria-labelledby={`tool-${key}`}>
                 <h3 id={`tool-${key}`}>{TOOL_LABELS[key]}</h3>
-                <p>{TOOL_TEXTS[key]}</p>
-                <span className="badge">Coming soon</span>
+                {key === 'stories' ? <StoriesWidget buble={buble} /> : <p>{TOOL_TEXTS[key]}</p>}
+                {key === 'wall' && (
+                  <Link to={bublePath(buble, 'wall')} className="btn btn-secondary btn-small">
+                    Open the wall
+                  </Link>
+                )}
+                {key !== 'wall' && key !== 'stories' && <span className="badge">Coming soon</span>}
               </article>
             </li>
           ))}

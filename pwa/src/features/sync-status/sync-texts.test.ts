@@ -12,12 +12,20 @@ test.each<[HandledMutation, Record<string, unknown>, string, string | null]>([
   ['profile.update', { name: 'Alice B', bio: 'Climber' }, 'Failed to update profile', 'Alice B\nClimber'],
   ['profile.update', { bio: 'Only the bio' }, 'Failed to update profile', 'Only the bio'],
   ['profile.update', { avatar_url: '/api/uploads/secure/a.png' }, 'Failed to update profile', null],
+  ['post.create', { id: 'p1', buble_id: 'b1', content: 'Hello wall' }, 'Failed to create post', 'Hello wall'],
+  ['post.update', { id: 'p1', content: 'Edited text' }, 'Failed to update post', 'Edited text'],
+  ['post.delete', { id: 'p1' }, 'Failed to delete post', null],
+  ['comment.create', { id: 'c1', post_id: 'p1', content: 'Nice!' }, 'Failed to create comment', 'Nice!'],
+  ['comment.update', { id: 'c1', content: 'Nicer' }, 'Failed to update comment', 'Nicer'],
+  ['comment.delete', { id: 'c1' }, 'Failed to delete comment', null],
+  ['reaction.add', { post_id: 'p1', reactionType: 'love' }, 'Failed to save reaction', null],
+  ['reaction.remove', { post_id: 'p1', reactionType: 'love' }, 'Failed to save reaction', null],
 ])('%s %j → "%s", keeps %j', (name, args, headline, text) => {
   expect(describeRejection({ name, args })).toEqual({ headline, text })
 })
 
 test('a mutation this version does not know still gets a headline, and args that are not an object keep nothing', () => {
-  expect(describeRejection({ name: 'post.create' as HandledMutation, args: { content: 'Hi' } })).toEqual({
+  expect(describeRejection({ name: 'chat.future' as HandledMutation, args: { content: 'Hi' } })).toEqual({
     headline: 'A change was not saved',
     text: null,
   })

@@ -35,7 +35,8 @@ export function statusDescription({ state, notSaved }: Pick<SyncSummary, 'state'
   }
 }
 
-// The same words the screen would have shown had the change failed there and then (spec part 1 §8).
+// The same words the screen would have shown had the change failed there and then (spec part 1 §8,
+// part 2 §8; the spec names no text for a reaction).
 const HEADLINES: Record<HandledMutation, string> = {
   'buble.create': ERROR_TEXTS.createBuble,
   'buble.delete': ERROR_TEXTS.deleteBuble,
@@ -44,6 +45,14 @@ const HEADLINES: Record<HandledMutation, string> = {
   'invite.accept': BUBLE_MESSAGES.inviteInvalid,
   'profile.update': ERROR_TEXTS.updateProfile,
   'unread.read': ERROR_TEXTS.performAction,
+  'post.create': 'Failed to create post',
+  'post.update': 'Failed to update post',
+  'post.delete': 'Failed to delete post',
+  'comment.create': 'Failed to create comment',
+  'comment.update': 'Failed to update comment',
+  'comment.delete': 'Failed to delete comment',
+  'reaction.add': 'Failed to save reaction',
+  'reaction.remove': 'Failed to save reaction',
 }
 
 const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -58,9 +67,18 @@ function keptText(name: HandledMutation, args: Record<string, unknown>): string 
       return typed(args.email)
     case 'profile.update':
       return [typed(args.name), typed(args.bio)].filter((part) => part !== null).join('\n') || null
+    case 'post.create':
+    case 'post.update':
+    case 'comment.create':
+    case 'comment.update':
+      return typed(args.content)
     case 'unread.read':
     case 'buble.delete':
     case 'buble.leave':
+    case 'post.delete':
+    case 'comment.delete':
+    case 'reaction.add':
+    case 'reaction.remove':
       return null
   }
 }

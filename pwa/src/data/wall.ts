@@ -1,0 +1,134 @@
+/** The wall and stories as screens read them (live queries over the device's database), and the wall's writes. */
+
+import { TICKER_SIZE, type Comment, type Post, type ReactionType, type Story, WALL_PAGE_SIZE } from '@buble/shared/wall'
+import type { LocalDb, LocalRow } from '@buble/sync/client/local-db'
+import { useLiveQuery } from 'dexie-react-hooks'
+import { useEffect, useMemo, useState } from 'react'
+import { v7 as uuidv7 } from 'uuid'
+import { useDevice } from './data-context.tsx'
+
+/** Rows as stored: `_pending` while what the user wrote has not reached the server. */
+export type LocalPost = Post & LocalRow
+export type LocalComment = Comment & LocalRow
+export type LocalStory = Story & LocalRow
+
+/** Newest first over every buble's posts, keeping one buble's, until `limit` are found. */
+async function newestPosts(db: LocalDb, bubleId: string, limit: number): Promise<LocalPost[]> {
+  const rows = await db.posts
+    .orderBy('created_at')
+    .reverse()
+    .filter((row) => row.buble_id === bubleId)
+    .limit(limit)
+    .toArray()
+  return rows as LocalPost[]
+}
+
+export interface WallPosts {
+  /** Newest first; undefined while loading. */
+  posts: LocalPost[] | undefined
+  /** Whether the last page shown was full (spec part 2 §2: 'Load more' shows while it was). */
+  hasMore: boolean
+  /** Shows the next WALL_PAGE_SIZE posts. */
+  loadMore(): void
+}
+
+/**
+ * A buble's posts, newest first, a page of WALL_PAGE_SIZE at a time. 'Load more' shows while the
+ * last page came back full, as spec part 2 §2 says: with exactly ten posts it shows once, and the
+ * next page, empty, hides it.
+ */
+export function useWallPosts(bubleId: string): WallPosts {
+  const { db } = useDevice()
+  const [limit, setLimit] = useState(WALL_PAGE_SIZE)
+  const rows = useLiveQuery(() => newestPosts(db, bubleId, limit), [db, bubleId, limit])
+  return {
+    posts: rows,
+    hasMore: (rows?.length ?? 0) >= limit,
+    loadMore: () => setLimit((shown) => shown + WALL_PAGE_SIZE),
+  }
+}
+
+/** The newest `count` posts of a buble (the ticker's); undefined while loading. */
+export function useLatestPosts(bubleId: string, count = TICKER_SIZE): LocalPost[] | undefined {
+  const { db } = useDevice()
+  return useLiveQuery(() => newestPosts(db, bubleId, count), [db, bubleId, count])
+}
+
+/** A post's comments, oldest first; undefined while loading. */
+export function useComments(postId: string): LocalComment[] | undefined {
+  const { db } = useDevice()
+  return useLiveQuery(async () => {
+    const rows = (await db.comments.where('post_id').equals(postId).toArray()) as LocalComment[]
+    return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+  }, [db, postId])
+}
+
+/** The current time in ms, refreshed every `intervalMs`: for relative times and expiry. */
+export function useNow(intervalMs = 60_000): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs)
+    return () => clearInterval(timer)
+  }, [intervalMs])
+  return now
+}
+
+/**
+ * A buble's stories that have not expired, oldest first; undefined while loading. The server
+ * sends an expired story's `del` with a later pull; until then the clock hides it, checked every minute.
+ */
+export function useStories(bubleId: string): LocalStory[] | undefined {
+  const { db } = useDevice()
+  const now = useNow()
+  return useLiveQuery(async () => {
+    const rows = (await db.stories.where('buble_id').equals(bubleId).toArray()) as LocalStory[]
+    return rows
+      .filter((story) => Date.parse(story.expires_at) > now)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+  }, [db, bubleId, now])
+}
+
+/** Stores a story the server just created, as a pull would, so it shows at once. */
+export function useRememberStory(): (story: Story) => Promise<void> {
+  const device = useDevice()
+  return (story) => device.remember([{ entity: 'story', op: 'put', id: story.id, buble_id: story.buble_id, data: story }])
+}
+
+export interface NewPost {
+  buble_id: string
+  content: string
+  image_url?: string
+}
+
+/**
+ * The wall's writes: each shows on the device at once and waits in the outbox for the server.
+ * Creates choose their id here (UUIDv7, as every client-chosen id in the app), so the row made
+ * offline keeps it. Each answers the new row's id, or the mutation's.
+ */
+export function useWallActions() {
+  const device = useDevice()
+  return useMemo(
+    () => ({
+      async createPost(post: NewPost): Promise<string> {
+        const id = uuidv7()
+        await device.mutate('post.create', { id, ...post })
+        return id
+      },
+      updatePost: (id: string, content: string) => device.mutate('post.update', { id, content }),
+      deletePost: (id: string) => device.mutate('post.delete', { id }),
+      async createComment(postId: string, content: string): Promise<string> {
+        const id = uuidv7()
+        await device.mutate('comment.create', { id, post_id: postId, content })
+        return id
+      },
+      updateComment: (id: string, content: string) => device.mutate('comment.update', { id, content }),
+      deleteComment: (id: string) => device.mutate('comment.delete', { id }),
+      /** Adds (on) or removes the user's reaction of one type. */
+      react: (postId: string, reactionType: ReactionType, on: boolean) =>
+        device.mutate(on ? 'reaction.add' : 'reaction.remove', { post_id: postId, reactionType }),
+    }),
+    [device],
+  )
+}
+
+export type WallActions = ReturnType<typeof useWallActions>

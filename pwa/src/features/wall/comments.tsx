@@ -1,0 +1,127 @@
+import { LIMITS } from '@buble/shared/constants'
+import { CommentContent } from '@buble/shared/wall'
+import { useEffect, useRef, useState } from 'react'
+import { type LocalComment, useComments, type WallActions } from '../../data/wall.ts'
+import { Avatar } from '../../ui/avatar.tsx'
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
+import { Spinner } from '../../ui/spinner.tsx'
+import { CommentComposer } from './comment-composer.tsx'
+import { EditTextForm } from './edit-text-form.tsx'
+import { LinkedText } from './linked-text.tsx'
+import { RelativeTime } from './relative-time.tsx'
+import { WALL_TEXTS } from './wall-texts.ts'
+
+interface CommentsProps {
+  postId: string
+  userId: string
+  now: number
+  actions: WallActions
+}
+
+/** A post's comments, oldest first, and a field to add one. */
+export function Comments({ postId, userId, now, actions }: CommentsProps) {
+  const comments = useComments(postId)
+  const [deleting, setDeleting] = useState<LocalComment | null>(null)
+
+  return (
+    <div className="comments">
+      {comments === undefined ? (
+        <Spinner label="Loading comments…" />
+      ) : (
+        comments.length > 0 && (
+          <ul className="comment-list" aria-label="Comments">
+            {comments.map((comment) => (
+              <CommentItem
+                key={comment.id}
+                comment={comment}
+                mine={comment.author?.id === userId}
+                now={now}
+                actions={actions}
+                onDelete={() => setDeleting(comment)}
+              />
+            ))}
+          </ul>
+        )
+      )}
+      <CommentComposer postId={postId} actions={actions} />
+      {deleting && (
+        <ConfirmDialog
+          title="Delete comment?"
+          confirmLabel="Delete comment"
+          busyLabel="Deleting…"
+          danger
+          busy={false}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            // Gone from the device at once; a refusal brings it back and the sync status says so.
+            actions.deleteComment(deleting.id).catch((err: unknown) => console.error('Failed to delete comment', err))
+            setDeleting(null)
+          }}
+        >
+          <p>The comment is removed for everyone in this Buble.</p>
+        </ConfirmDialog>
+      )}
+    </div>
+  )
+}
+
+interface CommentItemProps {
+  comment: LocalComment
+  mine: boolean
+  now: number
+  actions: WallActions
+  onDelete: () => void
+}
+
+function CommentItem({ comment, mine, now, actions, onDelete }: CommentItemProps) {
+  const [editing, setEditing] = useState(false)
+  const editButton = useRef<HTMLButtonElement>(null)
+  const wasEditing = useRef(false)
+  const name = comment.author?.name ?? comment.author_name
+
+  // Back from the edit form, focus returns to the button that opened it.
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus()
+    wasEditing.current = editing
+  }, [editing])
+
+  return (
+    <li className="comment">
+      <Avatar name={name} url={comment.author?.avatar_url ?? null} size={32} alt="" />
+      <div className="comment-body">
+        <p className="comment-head">
+          <span className="comment-author">{name}</span>
+          <RelativeTime iso={comment.created_at} now={now} className="muted" />
+          {comment.isEdited && <span className="muted">(edited)</span>}
+          {comment._pending && <span className="pending-mark">Sending…</span>}
+        </p>
+        {editing ? (
+          <EditTextForm
+            label="Edit comment"
+            initial={comment.content}
+            schema={CommentContent}
+            maxLength={LIMITS.comment}
+            failure={WALL_TEXTS.updateComment}
+            onCancel={() => setEditing(false)}
+            onSave={async (content) => {
+              await actions.updateComment(comment.id, content)
+              setEditing(false)
+            }}
+          />
+        ) : (
+          <LinkedText text={comment.content} className="comment-text" />
+        )}
+        {mine && !editing && (
+          <div className="item-actions">
+            <button ref={editButton} type="button" className="link-button" onClick={() => setEditing(true)}>
+              Edit <span className="visually-hidden">comment</span>
+            </button>
+            <button type="button" className="link-button link-button-danger" aria-haspopup="dialog" onClick={onDelete}>
+              Delete <span className="visually-hidden">comment</span>
+            </button>
+          </div>
+        )}
+      </div>
+    </li>
+  )
+}

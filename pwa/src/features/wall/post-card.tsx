@@ -1,0 +1,141 @@
+import { LIMITS } from '@buble/shared/constants'
+import { PostContent } from '@buble/shared/wall'
+import { useEffect, useId, useRef, useState } from 'react'
+import type { LocalPost, WallActions } from '../../data/wall.ts'
+import { Avatar } from '../../ui/avatar.tsx'
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
+import { plural } from '../../ui/format.ts'
+import { useSecureImage } from '../../ui/use-secure-image.ts'
+import { Comments } from './comments.tsx'
+import { EditTextForm } from './edit-text-form.tsx'
+import { LinkPreviewCard } from './link-preview-card.tsx'
+import { LinkedText } from './linked-text.tsx'
+import { ReactionPicker } from './reaction-picker.tsx'
+import { RelativeTime } from './relative-time.tsx'
+import { WALL_TEXTS } from './wall-texts.ts'
+
+interface PostCardProps {
+  post: LocalPost
+  userId: string
+  now: number
+  actions: WallActions
+}
+
+const report = (what: string) => (err: unknown) => console.error(what, err)
+
+/** One post: who and when, the text, its image and link, reactions, and its comments on demand. */
+export function PostCard({ post, userId, now, actions }: PostCardProps) {
+  const [editing, setEditing] = useState(false)
+  const [deleting, setDeleting] = useState(false)
+  const [open, setOpen] = useState(false)
+  const commentsId = useId()
+  const editButton = useRef<HTMLButtonElement>(null)
+  const wasEditing = useRef(false)
+  // Spec part 2 §6: edit and delete are shown to the author only.
+  const mine = post.author_id === userId
+  const name = post.author?.name ?? post.author_name
+
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus()
+    wasEditing.current = editing
+  }, [editing])
+
+  return (
+    <article className="card post-card" aria-label={`Post by ${name}`}>
+      <header className="post-head">
+        <Avatar name={name} url={post.author?.avatar_url ?? null} size={40} alt="" />
+        <div className="post-meta">
+          <span className="post-author">{name}</span>
+          <span className="post-when">
+            <RelativeTime iso={post.created_at} now={now} />
+            {post.is_edited && <span>(edited)</span>}
+            {post._pending && <span className="pending-mark">Sending…</span>}
+          </span>
+        </div>
+        {mine && !editing && (
+          <div className="item-actions post-actions">
+            <button ref={editButton} type="button" className="link-button" onClick={() => setEditing(true)}>
+              Edit <span className="visually-hidden">post</span>
+            </button>
+            <button
+              type="button"
+              className="link-button link-button-danger"
+              aria-haspopup="dialog"
+              onClick={() => setDeleting(true)}
+            >
+              Delete <span className="visually-hidden">post</span>
+            </button>
+          </div>
+        )}
+      </header>
+
+      {editing ? (
+        <EditTextForm
+          label="Edit post"
+          initial={post.content}
+          schema={PostContent}
+          maxLength={LIMITS.post}
+          failure={WALL_TEXTS.updatePost}
+          onCancel={() => setEditing(false)}
+          onSave={async (content) => {
+            await actions.updatePost(post.id, content)
+            setEditing(false)
+          }}
+        />
+      ) : (
+        <LinkedText text={post.content} className="post-content" />
+      )}
+      {post.image_url && <PostImage url={post.image_url} author={name} />}
+      {post.link_url && <LinkPreviewCard preview={post} />}
+
+      <div className="post-foot">
+        <ReactionPicker
+          reactions={post.reactions ?? {}}
+          summary={post.reactionsSummary ?? {}}
+          userId={userId}
+          onToggle={(type, on) => void actions.react(post.id, type, on).catch(report('Failed to save reaction'))}
+        />
+        <button
+          type="button"
+          className="link-button comments-toggle"
+          aria-expanded={open}
+          aria-controls={commentsId}
+          onClick={() => setOpen(!open)}
+        >
+          {plural(post.commentsCount ?? 0, 'comment')}
+        </button>
+      </div>
+      <div id={commentsId} hidden={!open}>
+        {open && <Comments postId={post.id} userId={userId} now={now} actions={actions} />}
+      </div>
+
+      {deleting && (
+        <ConfirmDialog
+          title="Delete post?"
+          confirmLabel="Delete post"
+          busyLabel="Deleting…"
+          danger
+          busy={false}
+          onCancel={() => setDeleting(false)}
+          onConfirm={() => {
+            // Gone from the device at once; a refusal brings it back and the sync status says so.
+            actions.deletePost(post.id).catch(report('Failed to delete post'))
+            setDeleting(false)
+          }}
+        >
+          <p>The post and its comments are removed for everyone in this Buble.</p>
+        </ConfirmDialog>
+      )}
+    </article>
+  )
+}
+
+/** A post's uploaded image, fetched with the session (uploads need the Bearer header). */
+function PostImage({ url, author }: { url: string; author: string }) {
+  const src = useSecureImage(url)
+  return (
+    <div className="post-image">
+      {src ? <img src={src} alt={`Shared by ${author}`} /> : <span className="post-image-placeholder" />}
+    </div>
+  )
+}

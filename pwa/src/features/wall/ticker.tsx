@@ -1,0 +1,49 @@
+import { Link } from 'react-router-dom'
+import { bublePath, type LocalBuble } from '../../data/bubles.ts'
+import { useLatestPosts, useNow } from '../../data/wall.ts'
+import { RelativeTime } from './relative-time.tsx'
+import { WALL_TEXTS } from './wall-texts.ts'
+
+const TICKER_CHARS = 90
+
+/** A post's text on one line, cut at a word near `max` characters. */
+export function excerpt(text: string, max = TICKER_CHARS): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  if (line.length <= max) return line
+  const cut = line.slice(0, max)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+/** The strip above the tabs: the newest wall posts, and a way to the wall (spec part 2 §2). */
+export function Ticker({ buble }: { buble: Pick<LocalBuble, 'id' | 'slug'> }) {
+  const posts = useLatestPosts(buble.id)
+  const now = useNow()
+
+  return (
+    <section className="ticker" aria-label="Latest posts">
+      <div className="ticker-head">
+        <span className="ticker-title" aria-hidden="true">
+          Latest
+        </span>
+        <Link to={bublePath(buble, 'wall')} className="ticker-all">
+          View All
+        </Link>
+      </div>
+      {posts !== undefined &&
+        (posts.length === 0 ? (
+          <p className="ticker-empty">{WALL_TEXTS.tickerEmpty}</p>
+        ) : (
+          <ol className="ticker-list">
+            {posts.map((post) => (
+              <li key={post.id} className="ticker-item">
+                <span className="ticker-author">{post.author?.name ?? post.author_name}</span>
+                <span className="ticker-text">{excerpt(post.content)}</span>
+                <RelativeTime iso={post.created_at} now={now} className="ticker-time" />
+              </li>
+            ))}
+          </ol>
+        ))}
+    </section>
+  )
+}

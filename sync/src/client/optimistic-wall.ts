@@ -1,0 +1,146 @@
+/**
+ * What the wall's mutations do on the device before the server answers: posts, comments and
+ * reactions. Like every optimistic change they must give the same rows when run again over rows a
+ * pull brought (see optimistic.ts), so the two counters here are never adjusted blindly.
+ * `_pending` marks what the user wrote (a post, a comment, an edit) until the server has it; a
+ * reaction or a comment count changes a post without making it read 'Sending…'.
+ */
+
+import { REACTION_TYPES, type Reactions, type ReactionType, summarise } from '@buble/shared/wall'
+import type { Actor, LocalRow } from './local-db.ts'
+import type { Optimistic, RowRef, RowStore } from './optimistic.ts'
+
+export type WallMutation =
+  | 'post.create'
+  | 'post.update'
+  | 'post.delete'
+  | 'comment.create'
+  | 'comment.update'
+  | 'comment.delete'
+  | 'reaction.add'
+  | 'reaction.remove'
+
+/**
+ * Comment ids whose deletion this post row's count already subtracts. comment.delete cannot name
+ * the post among the rows it touches (its args carry the comment id alone), so the post has no
+ * shadow and is not restored before a re-apply: the mark keeps a second run from subtracting again.
+ * A post row from the server carries no mark, and its count is the server's.
+ */
+const UNCOUNTED = '_uncountedComments'
+
+const authorOf = (actor: Actor) => ({ id: actor.id, name: actor.name, avatar_url: actor.avatar_url })
+
+const post = (id: string): RowRef => ({ table: 'posts', id })
+const comment = (id: string): RowRef => ({ table: 'comments', id })
+
+const countOf = (row: LocalRow) => (typeof row.commentsCount === 'number' ? row.commentsCount : 0)
+
+/** The actor's reaction types with `type` in or out, in the order the server lists them. */
+function withReaction(row: LocalRow, actor: Actor, type: ReactionType, on: boolean): LocalRow {
+  const reactions = { ...((row.reactions as Reactions | undefined) ?? {}) }
+  const mine = new Set(reactions[actor.id] ?? [])
+  if (on) mine.add(type)
+  else mine.delete(type)
+  const next = REACTION_TYPES.filter((candidate) => mine.has(candidate))
+  if (next.length > 0) reactions[actor.id] = next
+  else delete reactions[actor.id]
+  return { ...row, reactions, reactionsSummary: summarise(reactions) }
+}
+
+const react = (on: boolean): Optimistic<'reaction.add' | 'reaction.remove'> => ({
+  touches: (args) => [post(args.post_id)],
+  async apply(store: RowStore, args, actor) {
+    const row = await store.get('posts', args.post_id)
+    if (row) await store.put('posts', withReaction(row, actor, args.reactionType, on))
+  },
+})
+
+export const WALL_OPTIMISTIC: { [N in WallMutation]: Optimistic<N> } = {
+  'post.create': {
+    touches: (args) => [post(args.id)],
+    async apply(store, args, actor, createdAt) {
+      // Re-applied over the server's row (an answered create waiting for the end of a pull), the
+      // server's row wins: it carries the link preview the server fetched.
+      if (await store.get('posts', args.id)) return
+      await store.put('posts', {
+        id: args.id,
+        buble_id: args.buble_id,
+        content: args.content,
+        author_id: actor.id,
+        author_name: actor.name,
+        author: authorOf(actor),
+        created_at: createdAt,
+        is_edited: false,
+        image_url: args.image_url ?? null,
+        link_url: args.link_url ?? null,
+        link_title: null,
+        link_description: null,
+        link_image: null,
+        reactions: {},
+        reactionsSummary: {},
+        commentsCount: 0,
+        _pending: true,
+      })
+    },
+  },
+  'post.update': {
+    touches: (args) => [post(args.id)],
+    async apply(store, args) {
+      const row = await store.get('posts', args.id)
+      if (row) await store.put('posts', { ...row, content: args.content, is_edited: true, _pending: true })
+    },
+  },
+  // Its comments stay until the server's deletes arrive; nothing shows them without their post.
+  'post.delete': {
+    touches: (args) => [post(args.id)],
+    apply: (store, args) => store.delete('posts', args.id),
+  },
+  'comment.create': {
+    touches: (args) => [comment(args.id), post(args.post_id)],
+    async apply(store, args, actor, createdAt) {
+      // A comment row already here is the server's (restored from its shadow before this re-run),
+      // and the server's post row counts it already.
+      if (await store.get('comments', args.id)) return
+      const parent = await store.get('posts', args.post_id)
+      if (!parent) return
+      await store.put('comments', {
+        id: args.id,
+        post_id: args.post_id,
+        buble_id: parent.buble_id,
+        content: args.content,
+        author: authorOf(actor),
+        author_name: actor.name,
+        created_at: createdAt,
+        isEdited: false,
+        _pending: true,
+      })
+      await store.put('posts', { ...parent, commentsCount: countOf(parent) + 1 })
+    },
+  },
+  'comment.update': {
+    touches: (args) => [comment(args.id)],
+    async apply(store, args) {
+      const row = await store.get('comments', args.id)
+      if (row) await store.put('comments', { ...row, content: args.content, isEdited: true, _pending: true })
+    },
+  },
+  'comment.delete': {
+    touches: (args) => [comment(args.id)],
+    async apply(store, args) {
+      // Gone already (deleted by the server, or by an earlier run): nothing to subtract.
+      const row = await store.get('comments', args.id)
+      if (!row) return
+      await store.delete('comments', args.id)
+      const parent = typeof row.post_id === 'string' ? await store.get('posts', row.post_id) : undefined
+      const uncounted = (parent?.[UNCOUNTED] as string[] | undefined) ?? []
+      if (!parent || uncounted.includes(args.id)) return
+      await store.put('posts', {
+        ...parent,
+        commentsCount: Math.max(0, countOf(parent) - 1),
+        [UNCOUNTED]: [...uncounted, args.id],
+      })
+    },
+  },
+  'reaction.add': react(true),
+  'reaction.remove': react(false),
+}
