@@ -1,6 +1,6 @@
 /** What the browser tests share: watching the console, signing up through the API, signing in, and the stored session. */
 
-import { expect, type Page } from '@playwright/test'
+import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
 
 export const PASSWORD = 'Correct-horse-42'
 
@@ -46,4 +46,40 @@ export async function serviceWorkerReady(page: Page) {
     await navigator.serviceWorker.ready
   })
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
+}
+
+export interface Person {
+  page: Page
+  context: BrowserContext
+  problems: string[]
+  close(): Promise<void>
+}
+
+/** A person in their own browser context, signed up and signed in, with their console watched. */
+export async function person(browser: Browser, name: string): Promise<Person & { email: string }> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const problems = watchConsole(page)
+  const email = await registerByApi(page, name)
+  await signIn(page, email)
+  return { page, context, problems, email, close: () => context.close() }
+}
+
+/** Generates an invite code on the buble page and closes the dialog. */
+export async function inviteCode(owner: Page): Promise<string> {
+  await owner.getByRole('button', { name: 'Generate Invite' }).click()
+  const dialog = owner.getByRole('dialog', { name: 'Invite code generated' })
+  const code = (await dialog.locator('.invite-code').textContent())?.trim() ?? ''
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  return code
+}
+
+/** Joins a buble by code from the dashboard. */
+export async function join(page: Page, code: string, bubleName: string) {
+  await page.goto('/dashboard')
+  await page.getByRole('button', { name: 'Join Buble' }).click()
+  await page.getByRole('dialog', { name: 'Join Buble' }).getByLabel('Invite code').fill(code)
+  await page.getByRole('dialog', { name: 'Join Buble' }).getByRole('button', { name: 'Join' }).click()
+  await page.getByRole('dialog', { name: 'Join this Buble?' }).getByRole('button', { name: 'Join Buble' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: bubleName })).toBeVisible()
 }

@@ -1,38 +1,6 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { PASSWORD, registerByApi, signIn, watchConsole } from './helpers.ts'
+import { expect, type Page, test } from '@playwright/test'
+import { inviteCode, join, PASSWORD, person, watchConsole } from './helpers.ts'
 import { linkFromMail } from './mailbox.ts'
-
-interface Person {
-  page: Page
-  problems: string[]
-  close(): Promise<void>
-}
-
-async function person(browser: Browser, name: string): Promise<Person & { email: string }> {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  const problems = watchConsole(page)
-  const email = await registerByApi(page, name)
-  await signIn(page, email)
-  return { page, problems, email, close: () => context.close() }
-}
-
-async function inviteCode(owner: Page): Promise<string> {
-  await owner.getByRole('button', { name: 'Generate Invite' }).click()
-  const dialog = owner.getByRole('dialog', { name: 'Invite code generated' })
-  const code = (await dialog.locator('.invite-code').textContent())?.trim() ?? ''
-  await dialog.getByRole('button', { name: 'Done' }).click()
-  return code
-}
-
-async function join(page: Page, code: string, bubleName: string) {
-  await page.goto('/dashboard')
-  await page.getByRole('button', { name: 'Join Buble' }).click()
-  await page.getByRole('dialog', { name: 'Join Buble' }).getByLabel('Invite code').fill(code)
-  await page.getByRole('dialog', { name: 'Join Buble' }).getByRole('button', { name: 'Join' }).click()
-  await page.getByRole('dialog', { name: 'Join this Buble?' }).getByRole('button', { name: 'Join Buble' }).click()
-  await expect(page.getByRole('heading', { level: 1, name: bubleName })).toBeVisible()
-}
 
 const membersTab = (page: Page) =>
   page.getByRole('navigation', { name: 'Buble sections' }).getByRole('link', { name: /^Members/ })

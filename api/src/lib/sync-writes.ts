@@ -37,6 +37,7 @@ export interface Poke {
 export class SyncWriter {
   private readonly touched = new Set<string>()
   private readonly pokes = new Map<string, Poke>()
+  private readonly after: (() => void)[] = []
 
   constructor(readonly tx: Tx) {}
 
@@ -75,6 +76,25 @@ export class SyncWriter {
     this.poke({ buble_id: bubleId, entity: 'buble', user_id: userId })
   }
 
+  /**
+   * Work outside the database that must wait for the commit (removing files, fetching a preview):
+   * it runs once the write has committed, and never if it rolls back (a refused mutation's savepoint included).
+   */
+  afterCommit(fn: () => void): void {
+    this.after.push(fn)
+  }
+
+  /** Runs what waited for the commit; an error in one is not the write's. */
+  committed(): void {
+    for (const fn of this.after.splice(0)) {
+      try {
+        fn()
+      } catch {
+        // The callers log their own failures; a commit has happened whatever they do.
+      }
+    }
+  }
+
   /** A writer for a savepoint: what it records counts only if `absorb` takes it back. */
   fork(tx: Tx): SyncWriter {
     return new SyncWriter(tx)
@@ -88,6 +108,7 @@ export class SyncWriter {
   absorb(child: SyncWriter): void {
     for (const id of child.touched) this.touched.add(id)
     for (const [key, poke] of child.pokes) this.pokes.set(key, poke)
+    this.after.push(...child.after.splice(0))
   }
 
   private poke(poke: Poke): void {
@@ -150,6 +171,8 @@ export async function syncWriteIn<T>(tx: Tx, fn: (w: SyncWriter) => Promise<T>):
   const writer = new SyncWriter(tx)
   const result = await ambient.run(writer, () => fn(writer))
   await writer.flush()
+  // The caller's transaction commits after this returns: what waits for it runs on a later turn.
+  setImmediate(() => writer.committed())
   return result
 }
 
@@ -169,19 +192,19 @@ export async function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): P
   const current = ambient.getStore()
   if (current) return fn(current)
   let writer: SyncWriter | undefined
-  const result = await db.transaction((tx) =>
-    syncWriteIn(tx, (w) => {
-      writer = w
-      return fn(w)
-    }),
-  )
+  const result = await db.transaction(async (tx) => {
+    await lockVersions(tx)
+    writer = new SyncWriter(tx)
+    const w = writer
+    const answer = await ambient.run(w, () => fn(w))
+    await w.flush()
+    return answer
+  })
   const pokes = writer?.poked() ?? []
   if (pokes.length > 0) for (const listener of committedListeners) listener(pokes)
+  writer?.committed()
   return result
 }
 
 /** Runs `fn` with `writer` as the open write of its async context (the push handler's savepoints). */
 export const withWriter = <T>(writer: SyncWriter, fn: () => Promise<T>): Promise<T> => ambient.run(writer, fn)
-
-/** True inside a sync write that commits later (a push batch): effects outside the database must wait for it. */
-export const insideSyncWrite = (): boolean => ambient.getStore() !== undefined

@@ -16,7 +16,7 @@ import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { actorOf, bubleNotFound, type MembershipRow, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { insideSyncWrite, NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { createPageCache } from './page-cache.ts'
 import { COMMENT_JSON, loadComment, loadPost, POST_JSON, rowsOf } from './queries.ts'
 
@@ -190,7 +190,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       bubleId: string,
       body: { id?: string; content: string; image_url?: string | null; link_url?: string | null },
     ): Promise<Created<Post>> {
-      const result = await syncWrite(db, async (w) => {
+      return syncWrite(db, async (w) => {
         await requireMembership(w.tx, bubleId, user.id)
         const id = body.id ?? uuidv7()
         if ((await claimId(w.tx, id, 'post', user.id)) === 'existing') {
@@ -206,29 +206,29 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
         const [top] = rowsOf<{ n: number }>(
           await w.tx.execute(sql`select coalesce(max(position), 0)::int as n from posts where buble_id = ${bubleId}`),
         )
+        const linkUrl = body.link_url ?? firstUrl(body.content)
         await w.tx.insert(posts).values({
           id,
           bubleId,
           authorId: user.id,
           content: body.content,
           imageUrl: body.image_url ?? null,
-          linkUrl: body.link_url ?? firstUrl(body.content),
+          linkUrl,
           position: Number(top?.n ?? 0) + 1,
           createdAt: now(),
           addedVersion: version,
           version,
         })
         w.changed(bubleId, 'post')
+        // The preview is fetched once the post is committed: the answer never waits for it.
+        if (linkUrl) w.afterCommit(() => hooks.previewOwed(id, linkUrl))
         return { value: await loadPost(w.tx, id), created: true }
       })
-      if (result.created && result.value.link_url) hooks.previewOwed(result.value.id, result.value.link_url)
-      return result
     },
 
     /** The author edits a post: marked edited; a changed link owes a new preview. */
     async updatePost(user: UserRow, postId: string, content: string): Promise<Post> {
-      let previewOwed: string | null = null
-      const post = await syncWrite(db, async (w) => {
+      return syncWrite(db, async (w) => {
         const { post } = await postFor(w.tx, postId, user.id)
         if (post.authorId !== user.id) throw forbidden(WALL_MESSAGES.onlyAuthorEdits)
         const found = firstUrl(content)
@@ -237,25 +237,20 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
         const link = keepsLink
           ? {}
           : { linkUrl: found, linkTitle: null, linkDescription: null, linkImage: null, linkFetchedAt: null }
-        previewOwed = keepsLink ? null : found
         await touchPost(w, post, { content, isEdited: true, ...link })
+        if (!keepsLink && found) w.afterCommit(() => hooks.previewOwed(postId, found))
         return loadPost(w.tx, postId)
       })
-      if (previewOwed) hooks.previewOwed(postId, previewOwed)
-      return post
     },
 
     /** The author, or a member holding delete_others_content. */
     async deletePost(user: UserRow, postId: string): Promise<void> {
-      const deferred = insideSyncWrite()
-      const image = await syncWrite(db, async (w) => {
+      await syncWrite(db, async (w) => {
         const { post, me } = await postFor(w.tx, postId, user.id)
         if (!mayDelete(me, post.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
         await deletePostRow(w, post)
-        return post.imageUrl
+        w.afterCommit(() => void hooks.forgetFiles([post.imageUrl]))
       })
-      // Inside a push batch the delete commits later: the orphan-file job removes the file then.
-      if (!deferred) await hooks.forgetFiles([image])
     },
 
     async listComments(user: UserRow, postId: string): Promise<Comment[]> {

@@ -15,7 +15,7 @@ import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { actorOf, requireMembership } from '../../lib/memberships.ts'
-import { insideSyncWrite, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
+import { syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { loadStory, rowsOf, STORY_JSON } from './queries.ts'
 import type { Created } from './service.ts'
 
@@ -75,8 +75,7 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
 
     /** The author, or a member holding delete_others_content. */
     async remove(user: UserRow, storyId: string): Promise<void> {
-      const deferred = insideSyncWrite()
-      const media = await syncWrite(db, async (w) => {
+      await syncWrite(db, async (w) => {
         const [story] = await w.tx.select().from(stories).where(eq(stories.id, storyId)).limit(1)
         if (!story) throw storyNotFound()
         const me = await requireMembership(w.tx, story.bubleId, user.id).catch(() => {
@@ -86,9 +85,8 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
           throw forbidden(WALL_MESSAGES.notAllowedToDelete)
         await w.tx.delete(stories).where(eq(stories.id, storyId))
         await w.deleted('story', story.bubleId, [storyId])
-        return story.mediaUrl
+        w.afterCommit(() => void hooks.forgetFiles([story.mediaUrl]))
       })
-      if (!deferred) await hooks.forgetFiles([media])
     },
 
     /** Every minute: expired stories go, with a tombstone each, then their files. */

@@ -492,6 +492,16 @@ describe.each(backends())('the wall on %s', (backend) => {
       expect(changes.filter((c) => c.entity === 'post').at(-1)!.data).toMatchObject({
         link_title: 'Midsummer & herring',
       })
+
+      // A post pushed from a device: its preview waits for the batch's commit, then comes the same way.
+      const pushedId = randomUUID()
+      const [pushed] = await push(local, token, [
+        mutation('post.create', { id: pushedId, buble_id: bubleId, content: `again ${pages.url('/article')}` }),
+      ])
+      expect(pushed!.status).toBe('applied')
+      await local.services.previewer.idle()
+      const again = await (await local.call('GET', `/api/wall/${bubleId}/posts`, { token })).json()
+      expect(again.posts[0]).toMatchObject({ id: pushedId, link_title: 'Midsummer & herring' })
     } finally {
       await local.close()
     }
