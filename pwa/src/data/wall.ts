@@ -1,7 +1,9 @@
 /** The wall and stories as screens read them (live queries over the device's database), and the wall's writes. */
 
+import type { MemberRef } from '@buble/shared/bubles'
 import { TICKER_SIZE, type Comment, type Post, type ReactionType, type Story, WALL_PAGE_SIZE } from '@buble/shared/wall'
 import type { LocalDb, LocalRow } from '@buble/sync/client/local-db'
+import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { v7 as uuidv7 } from 'uuid'
@@ -12,15 +14,38 @@ export type LocalPost = Post & LocalRow
 export type LocalComment = Comment & LocalRow
 export type LocalStory = Story & LocalRow
 
-/** Newest first over every buble's posts, keeping one buble's, until `limit` are found. */
+/** A buble's newest `limit` posts, newest first, with their authors as the buble's member list now names them. */
 async function newestPosts(db: LocalDb, bubleId: string, limit: number): Promise<LocalPost[]> {
-  const rows = await db.posts
-    .orderBy('created_at')
+  const rows = (await db.posts
+    .where('[buble_id+created_at]')
+    .between([bubleId, Dexie.minKey], [bubleId, Dexie.maxKey])
     .reverse()
-    .filter((row) => row.buble_id === bubleId)
     .limit(limit)
-    .toArray()
-  return rows as LocalPost[]
+    .toArray()) as LocalPost[]
+  return withCurrentAuthors(db, bubleId, rows)
+}
+
+/**
+ * A row carries its author as they were when the row last changed; the member list follows
+ * profile changes. Rows by current members show the member list's name and picture.
+ */
+async function withCurrentAuthors<T extends { author: MemberRef; author_name: string }>(
+  db: LocalDb,
+  bubleId: string,
+  rows: T[],
+): Promise<T[]> {
+  const authorIds = [...new Set(rows.map((row) => row.author?.id).filter((id): id is string => !!id))]
+  if (authorIds.length === 0) return rows
+  const members = await db.members.bulkGet(authorIds.map((id) => `${bubleId}:${id}`))
+  const current = new Map<string, MemberRef>()
+  for (const member of members) {
+    const user = member?.user as { name: string; avatar_url: string | null } | undefined
+    if (member && user) current.set(member.user_id as string, { id: member.user_id as string, name: user.name, avatar_url: user.avatar_url })
+  }
+  return rows.map((row) => {
+    const author = current.get(row.author?.id)
+    return author ? { ...row, author, author_name: author.name } : row
+  })
 }
 
 export interface WallPosts {
@@ -59,7 +84,8 @@ export function useComments(postId: string): LocalComment[] | undefined {
   const { db } = useDevice()
   return useLiveQuery(async () => {
     const rows = (await db.comments.where('post_id').equals(postId).toArray()) as LocalComment[]
-    return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+    rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+    return rows[0] ? withCurrentAuthors(db, rows[0].buble_id, rows) : rows
   }, [db, postId])
 }
 

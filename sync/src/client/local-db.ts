@@ -111,6 +111,8 @@ export function openLocalDb(name: string, options?: DexieOptions): LocalDb {
     rejections: 'id, at',
     meta: 'key',
   })
+  // A buble's wall, newest first, without walking every other buble's posts.
+  db.version(2).stores({ posts: 'id, buble_id, created_at, [buble_id+created_at]' })
   return db
 }
 

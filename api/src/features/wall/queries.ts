@@ -5,7 +5,7 @@
 
 import type { Comment, Post, Story } from '@buble/shared/wall'
 import { REACTION_TYPES } from '@buble/shared/wall'
-import { type SQL, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
@@ -43,37 +43,23 @@ export const STORY_JSON = `json_build_object(
   'duration_seconds', s.duration_seconds, 'created_at', ${iso('s.created_at')},
   'expires_at', ${iso('s.expires_at')})`
 
-async function loadJson<T extends { id: string }>(db: Executor, query: SQL): Promise<Map<string, T>> {
-  const rows = rowsOf<{ data: T }>(await db.execute(query))
-  return new Map(rows.map(({ data }) => [data.id, data]))
+/** Rows of `table` (aliased `alias`, its author joined as `u`) by id, as the JSON `json` builds them. */
+function loader<T extends { id: string }>(table: string, alias: string, json: string) {
+  return async (db: Executor, ids: readonly string[]): Promise<Map<string, T>> => {
+    if (ids.length === 0) return new Map()
+    const rows = rowsOf<{ data: T }>(
+      await db.execute(
+        sql`select ${sql.raw(json)} as data from ${sql.raw(`${table} ${alias} join users u on u.id = ${alias}.author_id`)}
+          where ${sql.raw(`${alias}.id`)} = any(${pgUuidArray(ids)})`,
+      ),
+    )
+    return new Map(rows.map(({ data }) => [data.id, data]))
+  }
 }
 
-export const loadPosts = (db: Executor, ids: readonly string[]) =>
-  ids.length === 0
-    ? Promise.resolve(new Map<string, Post>())
-    : loadJson<Post>(
-        db,
-        sql`select ${sql.raw(POST_JSON)} as data from posts p join users u on u.id = p.author_id
-          where p.id = any(${pgUuidArray(ids)})`,
-      )
-
-export const loadComments = (db: Executor, ids: readonly string[]) =>
-  ids.length === 0
-    ? Promise.resolve(new Map<string, Comment>())
-    : loadJson<Comment>(
-        db,
-        sql`select ${sql.raw(COMMENT_JSON)} as data from comments c join users u on u.id = c.author_id
-          where c.id = any(${pgUuidArray(ids)})`,
-      )
-
-export const loadStories = (db: Executor, ids: readonly string[]) =>
-  ids.length === 0
-    ? Promise.resolve(new Map<string, Story>())
-    : loadJson<Story>(
-        db,
-        sql`select ${sql.raw(STORY_JSON)} as data from stories s join users u on u.id = s.author_id
-          where s.id = any(${pgUuidArray(ids)})`,
-      )
+export const loadPosts = loader<Post>('posts', 'p', POST_JSON)
+export const loadComments = loader<Comment>('comments', 'c', COMMENT_JSON)
+export const loadStories = loader<Story>('stories', 's', STORY_JSON)
 
 export async function loadPost(db: Executor, id: string): Promise<Post> {
   const post = (await loadPosts(db, [id])).get(id)

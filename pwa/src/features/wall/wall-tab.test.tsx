@@ -303,3 +303,12 @@ test('a refused post is taken back and the sync status keeps its text under the 
     args: { content: 'Not welcome' },
   })
 })
+
+test('a post shows its author as the member list names them now (a profile change re-sends members, not posts)', async () => {
+  const stale = { id: bob.id, name: 'Bobby Before', avatar_url: null }
+  openWall([
+    postChange(makePost(buble.id, 'Bob Builder', 'Renamed since', 3, { author: stale, author_name: stale.name })),
+  ])
+  expect(await screen.findByRole('article', { name: 'Post by Bob Builder' })).toHaveTextContent('Renamed since')
+  expect(screen.queryByText('Bobby Before')).toBeNull()
+})
