@@ -12,9 +12,12 @@ import type { PokeClock } from '../../lib/poke-clock.ts'
 const MAX_BUBLES = 2_000
 
 export interface MemberList {
-  json: string
+  /** The JSON, encoded once: a list of 500 is tens of kilobytes, re-encoded on every answer otherwise. */
+  body: Uint8Array<ArrayBuffer>
   etag: string
 }
+
+const encoder = new TextEncoder()
 
 interface Entry extends MemberList {
   memberIds: ReadonlySet<string>
@@ -36,7 +39,7 @@ export function createMemberListCache(clock: PokeClock) {
     /** Keeps the list read from the database after `since` (the clock's mark), and answers it. */
     set(bubleId: string, members: readonly Member[], since: number): MemberList {
       const json = JSON.stringify(members)
-      const list = { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` }
+      const list = { body: encoder.encode(json), etag: `"${createHash('sha1').update(json).digest('base64url')}"` }
       if (clock.listening()) {
         entries.delete(bubleId)
         if (entries.size >= MAX_BUBLES) entries.delete(entries.keys().next().value as string)

@@ -115,7 +115,7 @@ export function bublesRoutes({
         // Private to the signed-in member, and to be checked again before reuse.
         c.header('Cache-Control', 'private, no-cache')
         if (c.req.header('if-none-match') === list.etag) return c.body(null, 304)
-        return c.body(list.json, 200, { 'Content-Type': 'application/json; charset=UTF-8' })
+        return c.body(list.body, 200, { 'Content-Type': 'application/json; charset=UTF-8' })
       })
       .put(
         '/:id/members/role',
