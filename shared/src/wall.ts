@@ -82,6 +82,8 @@ export const LatestQuery = z.object({
 })
 
 export const MEDIA_TYPES = ['image', 'video'] as const
+/** `POST /api/uploads/story`: CONTRACT's `{url}`, and which kind of file the bytes were judged to be. */
+export const StoryUploadResponse = z.object({ url: z.string(), media_type: z.enum(MEDIA_TYPES) })
 export const CreateStoryBody = z.object({
   id: ClientId.optional(),
   buble_id: Uuid('buble_id must be a UUID'),

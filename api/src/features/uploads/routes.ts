@@ -1,8 +1,8 @@
 import { UploadResponse } from '@buble/shared/auth'
 import { LIMITS } from '@buble/shared/constants'
+import { StoryUploadResponse } from '@buble/shared/wall'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { z } from 'zod'
 import type { AppEnv } from '../../lib/auth.ts'
 import { AppError } from '../../lib/errors.ts'
 import { describe } from '../../lib/openapi.ts'
@@ -12,8 +12,6 @@ const tag = 'uploads'
 // Room for the multipart envelope around a file of the largest allowed size.
 const ENVELOPE = 64 * 1024
 
-// TODO: move to @buble/shared beside UploadResponse once the PWA's story screen uses it.
-const StoryUploadResponse = UploadResponse.extend({ media_type: z.enum(['image', 'video']) })
 
 // Checked while the body arrives, so an oversized one is refused without being buffered.
 const limit = (bytes: number, message: string) =>
