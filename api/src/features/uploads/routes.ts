@@ -12,7 +12,6 @@ const tag = 'uploads'
 // Room for the multipart envelope around a file of the largest allowed size.
 const ENVELOPE = 64 * 1024
 
-
 // Checked while the body arrives, so an oversized one is refused without being buffered.
 const limit = (bytes: number, message: string) =>
   bodyLimit({
