@@ -30,7 +30,9 @@ export function membershipWrites(now: () => Date) {
         select ${bubleId}, ${userId}, ${role}, ${permissions}::text[], ${now()}, v, v
         from (select nextval('sync_version') as v) as next`)
       // A new member starts at zero: joining counts as having read everything before (CONTRACT §6).
-      await w.tx.execute(sql`delete from unread_marks where user_id = ${userId} and buble_id = ${bubleId}`)
+      // Marks left from an earlier membership go; a buble made just now has none.
+      if (!newBuble)
+        await w.tx.execute(sql`delete from unread_marks where user_id = ${userId} and buble_id = ${bubleId}`)
       w.changed(bubleId, 'member')
       // A new buble is sent whole anyway.
       if (newBuble) w.changed(bubleId, 'buble')
