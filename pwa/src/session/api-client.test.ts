@@ -95,6 +95,24 @@ describe('on a 401 answer', () => {
     expect(redirectToLogin).not.toHaveBeenCalled()
   })
 
+  test('a call that went out just before the token changed is retried with the new one, and the session goes on', async () => {
+    const server = fakeFetch({ [PROFILE]: [unauthorized(), json(200, alice)], [REFRESH]: unauthorized() })
+    const session = createSession({ storage: localStorage, fetch: server.fetch })
+    session.signIn({ access_token: 'jwt', user: alice })
+    const redirectToLogin = vi.fn()
+    // A password change answers while the profile call is out: the old token is revoked, a new one stored.
+    const racing: typeof fetch = async (input, init) => {
+      const answer = await server.fetch(input, init)
+      if (server.callsTo(PROFILE).length === 1) session.signIn({ access_token: 'after-password-change', user: alice })
+      return answer
+    }
+    const api = createApiClient({ session, fetch: racing, redirectToLogin })
+    await expect(api.get('/users/profile')).resolves.toEqual(alice)
+    expect(server.calls.map((c) => c.headers.Authorization)).toEqual(['Bearer jwt', 'Bearer after-password-change'])
+    expect(session.getState().isAuthenticated).toBe(true)
+    expect(redirectToLogin).not.toHaveBeenCalled()
+  })
+
   test('a second 401 after the retry logs out and redirects', async () => {
     const { server, session, api, redirectToLogin } = setup({
       [PROFILE]: unauthorized(),

@@ -96,9 +96,14 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
 
   /** The raw answer of a successful call; throws ApiError or SessionError otherwise. */
   async function exchange(path: string, options: RequestOptions = {}): Promise<Response> {
-    let res = await send(path, options, await tokenFor(path))
+    const used = await tokenFor(path)
+    let res = await send(path, options, used)
     if (res.status === 401 && !isOpenPath(path)) {
-      if (await session.refresh()) res = await send(path, options, session.getState().token)
+      // The token changed while this call was out (a password change issues a new one and revokes
+      // the old): the call is retried with the new one, and the session goes on.
+      const current = session.getState().token
+      if (current && current !== used) res = await send(path, options, current)
+      if (res.status === 401 && (await session.refresh())) res = await send(path, options, session.getState().token)
       if (res.status === 401) {
         session.logout()
         redirectToLogin()
