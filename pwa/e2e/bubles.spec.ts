@@ -134,7 +134,8 @@ test('members share a buble: create, invite, join; a buble made offline survives
     await member.getByRole('dialog', { name: 'Leave Buble' }).getByRole('button', { name: 'Leave Buble' }).click()
     await expect(member).toHaveURL(/\/dashboard$/)
     await expect(member.getByRole('heading', { name: 'No bubles yet' })).toBeVisible()
-    expect(await bublesOnServer(member)).toEqual([])
+    // The leave shows at once and reaches the server with the next push.
+    await expect.poll(() => bublesOnServer(member)).toEqual([])
     await owner.goto('/dashboard')
     await expect(owner.getByRole('article').filter({ hasText: bookClub })).toContainText('1 member')
   })
@@ -148,7 +149,7 @@ test('members share a buble: create, invite, join; a buble made offline survives
     await expect(owner).toHaveURL(/\/dashboard$/)
     await expect(owner.getByRole('link', { name: new RegExp(bookClub) })).toHaveCount(0)
     await expect(owner.getByRole('button', { name: 'Synced' })).toBeVisible()
-    expect((await bublesOnServer(owner)).map((buble) => buble.name)).toEqual(['Offline Plans'])
+    await expect.poll(async () => (await bublesOnServer(owner)).map((buble) => buble.name)).toEqual(['Offline Plans'])
   })
 
   expect(ownerProblems).toEqual([])
@@ -179,7 +180,9 @@ test('one tab leads the sync (stream and timer); when it closes, another takes o
   // A buble made in the waiting tab still goes out at once (a round under the shared lock).
   await createBuble(second, 'Made in the second tab')
   await expect(second.getByRole('button', { name: 'Synced' })).toBeVisible()
-  expect((await bublesOnServer(second)).map((buble) => buble.name)).toEqual(['Made in the second tab'])
+  await expect
+    .poll(async () => (await bublesOnServer(second)).map((buble) => buble.name))
+    .toEqual(['Made in the second tab'])
   // The leading tab shows it too, from the shared database.
   await first.goto('/dashboard')
   await expect(first.getByRole('article').filter({ hasText: 'Made in the second tab' })).toBeVisible()
