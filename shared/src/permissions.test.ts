@@ -32,31 +32,32 @@ const actorOf = (role: BubleRole, profile: Profile): MemberActor => ({
 // ---- actions on the buble ---------------------------------------------------------------------
 
 // Columns: buble.delete buble.rename buble.leave invite.create tools.manage ownership.transfer content.deleteOthers
+//          event.create event.manageOthers poll.create poll.manageOthers
 const BUBLE_TABLE: Record<Profile, Record<BubleRole, string>> = {
   defaults: {
-    owner: 'Y Y n Y Y Y Y',
-    admin: 'n Y Y Y n n Y',
-    moderator: 'n n Y Y n n Y',
-    member: 'n n Y n n n n',
+    owner: 'Y Y n Y Y Y Y  Y Y Y Y',
+    admin: 'n Y Y Y n n Y  Y Y Y Y',
+    moderator: 'n n Y Y n n Y  Y Y Y Y',
+    member: 'n n Y n n n n  Y n Y n',
   },
   'all twelve': {
-    owner: 'Y Y n Y Y Y Y',
-    admin: 'Y Y Y Y n n Y',
-    moderator: 'Y Y Y Y n n Y',
-    member: 'Y Y Y Y n n Y',
+    owner: 'Y Y n Y Y Y Y  Y Y Y Y',
+    admin: 'Y Y Y Y n n Y  Y Y Y Y',
+    moderator: 'Y Y Y Y n n Y  Y Y Y Y',
+    member: 'Y Y Y Y n n Y  Y Y Y Y',
   },
   // The owner holds all twelve whatever is stored.
   none: {
-    owner: 'Y Y n Y Y Y Y',
-    admin: 'n n Y n n n n',
-    moderator: 'n n Y n n n n',
-    member: 'n n Y n n n n',
+    owner: 'Y Y n Y Y Y Y  Y Y Y Y',
+    admin: 'n n Y n n n n  n n n n',
+    moderator: 'n n Y n n n n  n n n n',
+    member: 'n n Y n n n n  n n n n',
   },
 }
 
 const bubleCases = PROFILES.flatMap((profile) =>
   BUBLE_ROLES.flatMap((role) => {
-    const cells = BUBLE_TABLE[profile][role].split(' ')
+    const cells = BUBLE_TABLE[profile][role].split(/ +/)
     return BUBLE_ACTIONS.map((action, i) => [profile, role, action, cells[i] === 'Y'] as const)
   }),
 )

@@ -105,6 +105,12 @@ export type BubleAction =
   | 'ownership.transfer'
   /** Delete posts, comments, chat messages and stories made by others (their authors always may). */
   | 'content.deleteOthers'
+  | 'event.create'
+  /** Edit and delete events made by others (their creators always may). */
+  | 'event.manageOthers'
+  | 'poll.create'
+  /** Edit and delete polls made by others (their creators always may). */
+  | 'poll.manageOthers'
 
 /** Actions aimed at another member. */
 export type MemberAction = 'member.changeRole' | 'member.changePermissions' | 'member.remove' | 'ownership.transferTo'
@@ -119,6 +125,10 @@ export const BUBLE_ACTIONS: readonly BubleAction[] = [
   'tools.manage',
   'ownership.transfer',
   'content.deleteOthers',
+  'event.create',
+  'event.manageOthers',
+  'poll.create',
+  'poll.manageOthers',
 ]
 export const MEMBER_ACTIONS: readonly MemberAction[] = [
   'member.changeRole',
@@ -141,6 +151,14 @@ export function can(actor: MemberActor, action: Action, target?: MemberTarget): 
       return hasPermission(actor, 'invite_members')
     case 'content.deleteOthers':
       return hasPermission(actor, 'delete_others_content')
+    case 'event.create':
+      return hasPermission(actor, 'create_events')
+    case 'event.manageOthers':
+      return hasPermission(actor, 'manage_events')
+    case 'poll.create':
+      return hasPermission(actor, 'create_polls')
+    case 'poll.manageOthers':
+      return hasPermission(actor, 'manage_polls')
     // Spec part 2 §6: adding and removing overview tools is the owner's alone.
     case 'tools.manage':
     case 'ownership.transfer':
@@ -177,4 +195,13 @@ export function refuseMemberUpdate(
   const changed = PERMISSIONS.filter((p) => next.includes(p) !== target.permissions.includes(p))
   if (!changed.every((permission) => mayGrant(actor, permission))) return 'grant-not-held'
   return null
+}
+
+/**
+ * Whether a member may edit or delete an event or poll made by `creatorId`: its creator, the owner
+ * (who holds every permission) or a holder of manage_events / manage_polls (CONTRACT §3.3).
+ */
+export function mayManageContent(actor: MemberActor, kind: 'event' | 'poll', creatorId: string): boolean {
+  if (actor.userId !== undefined && actor.userId === creatorId) return true
+  return can(actor, kind === 'event' ? 'event.manageOthers' : 'poll.manageOthers')
 }

@@ -5,6 +5,8 @@
 
 import { UpdateProfileBody } from '@buble/shared/auth'
 import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from '@buble/shared/bubles'
+import { CreateEventBody, RsvpBody, UpdateEventBody } from '@buble/shared/events'
+import { CreatePollBody, UpdatePollBody, VoteBody } from '@buble/shared/polls'
 import { ContentTypeSchema } from '@buble/shared/unread'
 import { CreateCommentBody, CreatePostBody, ReactionBody, UpdateCommentBody, UpdatePostBody } from '@buble/shared/wall'
 import { z } from 'zod'
@@ -51,6 +53,8 @@ export const isMutationName = (name: string): name is MutationName =>
 const BubleId = Uuid('buble_id must be a UUID')
 const PostId = Uuid('post_id must be a UUID')
 const EntityId = Uuid('id must be a UUID')
+const EventId = Uuid('event_id must be a UUID')
+const PollId = Uuid('poll_id must be a UUID')
 
 /**
  * The args of each mutation the server handles: the REST body plus the ids of its path (CONTRACT
@@ -73,6 +77,15 @@ export const MUTATION_ARGS = {
   'comment.delete': z.object({ id: EntityId }),
   'reaction.add': ReactionBody.extend({ post_id: PostId }),
   'reaction.remove': ReactionBody.extend({ post_id: PostId }),
+  'event.create': CreateEventBody.extend({ id: ClientId, buble_id: BubleId }),
+  'event.update': UpdateEventBody.extend({ id: EntityId }),
+  'event.delete': z.object({ id: EntityId }),
+  'event.rsvp': RsvpBody.extend({ event_id: EventId }),
+  'poll.create': CreatePollBody.extend({ id: ClientId, buble_id: BubleId }),
+  'poll.update': UpdatePollBody.extend({ id: EntityId }),
+  'poll.delete': z.object({ id: EntityId }),
+  'poll.vote': VoteBody.extend({ poll_id: PollId }),
+  'poll.unvote': z.object({ poll_id: PollId }),
 } satisfies Partial<Record<MutationName, z.ZodType>>
 
 /** The mutations a device can queue today. */

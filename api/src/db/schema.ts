@@ -349,3 +349,116 @@ export const stories = pgTable(
     index('stories_expires_idx').on(t.expiresAt),
   ],
 )
+
+/**
+ * Events (CONTRACT §3.3). An event's data carries its RSVPs, so an RSVP moves the event's version.
+ * `added_version` is the version of the insert, for unread counting.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    creatorId: uuid('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description'),
+    location: text('location'),
+    eventTime: timestamp('event_time', { withTimezone: true, mode: 'date' }).notNull(),
+    externalUrl: text('external_url'),
+    externalSource: text('external_source'),
+    createdAt: createdAt(),
+    addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
+    version: version(),
+  },
+  (t) => [
+    index('events_buble_time_idx').on(t.bubleId, t.eventTime),
+    index('events_buble_version_idx').on(t.bubleId, t.version),
+    index('events_buble_added_idx').on(t.bubleId, t.addedVersion),
+    index('events_creator_idx').on(t.creatorId),
+  ],
+)
+
+/** One answer per member and event: a new answer replaces the earlier one. */
+export const eventRsvps = pgTable(
+  'event_rsvps',
+  {
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['going', 'maybe', 'cant_go'] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('event_rsvps_user_idx').on(t.userId)],
+)
+
+/**
+ * Polls (CONTRACT §3.3). Totals are kept on the poll and its options, so a list is built without
+ * counting votes; a vote moves the poll's version (every member's copy shows the new totals).
+ */
+export const polls = pgTable(
+  'polls',
+  {
+    id: uuid('id').primaryKey(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    creatorId: uuid('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    question: text('question').notNull(),
+    totalVotes: integer('total_votes').notNull().default(0),
+    createdAt: createdAt(),
+    addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
+    version: version(),
+  },
+  (t) => [
+    index('polls_buble_created_idx').on(t.bubleId, t.createdAt),
+    index('polls_buble_version_idx').on(t.bubleId, t.version),
+    index('polls_buble_added_idx').on(t.bubleId, t.addedVersion),
+    index('polls_creator_idx').on(t.creatorId),
+  ],
+)
+
+export const pollOptions = pgTable(
+  'poll_options',
+  {
+    id: uuid('id').primaryKey(),
+    pollId: uuid('poll_id')
+      .notNull()
+      .references(() => polls.id, { onDelete: 'cascade' }),
+    optionText: text('option_text').notNull(),
+    position: integer('position').notNull(),
+    votesCount: integer('votes_count').notNull().default(0),
+  },
+  (t) => [index('poll_options_poll_idx').on(t.pollId, t.position)],
+)
+
+/** One vote per member and poll: a new vote replaces the earlier one. */
+export const pollVotes = pgTable(
+  'poll_votes',
+  {
+    pollId: uuid('poll_id')
+      .notNull()
+      .references(() => polls.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    optionId: uuid('option_id')
+      .notNull()
+      .references(() => pollOptions.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.pollId, t.userId] }),
+    index('poll_votes_option_idx').on(t.optionId),
+    index('poll_votes_user_idx').on(t.userId),
+  ],
+)

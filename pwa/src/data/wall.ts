@@ -1,6 +1,5 @@
 /** The wall and stories as screens read them (live queries over the device's database), and the wall's writes. */
 
-import type { MemberRef } from '@buble/shared/bubles'
 import { TICKER_SIZE, type Comment, type Post, type ReactionType, type Story, WALL_PAGE_SIZE } from '@buble/shared/wall'
 import type { LocalDb, LocalRow } from '@buble/sync/client/local-db'
 import Dexie from 'dexie'
@@ -8,6 +7,7 @@ import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { v7 as uuidv7 } from 'uuid'
 import { useDevice } from './data-context.tsx'
+import { withCurrentAuthors } from './authors.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalPost = Post & LocalRow
@@ -23,29 +23,6 @@ async function newestPosts(db: LocalDb, bubleId: string, limit: number): Promise
     .limit(limit)
     .toArray()) as LocalPost[]
   return withCurrentAuthors(db, bubleId, rows)
-}
-
-/**
- * A row carries its author as they were when the row last changed; the member list follows
- * profile changes. Rows by current members show the member list's name and picture.
- */
-async function withCurrentAuthors<T extends { author: MemberRef; author_name: string }>(
-  db: LocalDb,
-  bubleId: string,
-  rows: T[],
-): Promise<T[]> {
-  const authorIds = [...new Set(rows.map((row) => row.author?.id).filter((id): id is string => !!id))]
-  if (authorIds.length === 0) return rows
-  const members = await db.members.bulkGet(authorIds.map((id) => `${bubleId}:${id}`))
-  const current = new Map<string, MemberRef>()
-  for (const member of members) {
-    const user = member?.user as { name: string; avatar_url: string | null } | undefined
-    if (member && user) current.set(member.user_id as string, { id: member.user_id as string, name: user.name, avatar_url: user.avatar_url })
-  }
-  return rows.map((row) => {
-    const author = current.get(row.author?.id)
-    return author ? { ...row, author, author_name: author.name } : row
-  })
 }
 
 export interface WallPosts {

@@ -1,0 +1,59 @@
+/** Who wrote a synced row, as the buble's member list names them now (rows carry their author as they were). */
+
+import type { MemberRef } from '@buble/shared/bubles'
+import type { LocalDb } from '@buble/sync/client/local-db'
+
+/** The current name and picture of each of `userIds` who is still a member of the buble. */
+export async function currentMemberRefs(
+  db: LocalDb,
+  bubleId: string,
+  userIds: readonly (string | undefined)[],
+): Promise<Map<string, MemberRef>> {
+  const ids = [...new Set(userIds.filter((id): id is string => !!id))]
+  const current = new Map<string, MemberRef>()
+  if (ids.length === 0) return current
+  const members = await db.members.bulkGet(ids.map((id) => `${bubleId}:${id}`))
+  for (const member of members) {
+    const user = member?.user as { name: string; avatar_url: string | null } | undefined
+    if (member && user)
+      current.set(member.user_id as string, { id: member.user_id as string, name: user.name, avatar_url: user.avatar_url })
+  }
+  return current
+}
+
+/**
+ * A row carries its author (or creator) as they were when the row last changed; the member list
+ * follows profile changes. Rows by current members show the member list's name and picture.
+ */
+export async function withCurrentAuthors<T extends { author: MemberRef; author_name: string }>(
+  db: LocalDb,
+  bubleId: string,
+  rows: T[],
+): Promise<T[]> {
+  const current = await currentMemberRefs(
+    db,
+    bubleId,
+    rows.map((row) => row.author?.id),
+  )
+  return rows.map((row) => {
+    const author = current.get(row.author?.id)
+    return author ? { ...row, author, author_name: author.name } : row
+  })
+}
+
+/** The same for events and polls, whose maker is their `creator`. */
+export async function withCurrentCreators<T extends { creator: MemberRef }>(
+  db: LocalDb,
+  bubleId: string,
+  rows: T[],
+): Promise<T[]> {
+  const current = await currentMemberRefs(
+    db,
+    bubleId,
+    rows.map((row) => row.creator?.id),
+  )
+  return rows.map((row) => {
+    const creator = current.get(row.creator?.id)
+    return creator ? { ...row, creator } : row
+  })
+}
