@@ -1,5 +1,6 @@
 /** Polls and votes (CONTRACT §3.3, spec part 2 §2–§5, §9): shapes, bodies, participation labels. */
 
+import { v5 as uuidv5 } from 'uuid'
 import { z } from 'zod'
 import { ClientId, type MemberRef, Uuid } from './bubles.ts'
 import { LIMITS } from './constants.ts'
@@ -77,6 +78,14 @@ export interface Poll {
   creator: MemberRef
   creator_id: string
 }
+
+/**
+ * An option's id: derived from its poll and its text (case aside), so a device that makes a poll
+ * offline knows the ids the server will give, a vote can wait in the outbox behind the poll's
+ * create, and an edit that keeps an option's text keeps its id and its votes.
+ */
+export const pollOptionId = (pollId: string, optionText: string): string =>
+  uuidv5(optionText.trim().toLowerCase(), pollId.toLowerCase())
 
 export type Participation = 'High' | 'Medium' | 'Low'
 

@@ -1,16 +1,14 @@
 import { can, type MemberActor } from '@buble/shared/permissions'
 import { FIXED_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
 import { useState } from 'react'
-import { Link } from 'react-router-dom'
-import { bublePath, type LocalBuble } from '../../data/bubles.ts'
+import type { LocalBuble } from '../../data/bubles.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { formatDay, plural } from '../../ui/format.ts'
 import { useFlash } from '../../ui/use-flash.ts'
-import { StoriesWidget } from '../stories/stories-widget.tsx'
 import { AddToolModal } from './add-tool-modal.tsx'
 import { RenameBubleModal } from './rename-buble-modal.tsx'
 import { RoleBadge } from './role-badge.tsx'
-import { TOOL_TEXTS } from './tool-texts.ts'
+import { ToolBody } from './tool-body.tsx'
 
 const isToolKey = (key: string): key is ToolKey => (TOOL_KEYS as readonly string[]).includes(key)
 
@@ -93,13 +91,7 @@ export function OverviewTab({ buble, actor }: { buble: LocalBuble; actor: Member
             <li key={key}>
               <article className="card tool-card" aria-labelledby={`tool-${key}`}>
                 <h3 id={`tool-${key}`}>{TOOL_LABELS[key]}</h3>
-                {key === 'stories' ? <StoriesWidget buble={buble} /> : <p>{TOOL_TEXTS[key]}</p>}
-                {key === 'wall' && (
-                  <Link to={bublePath(buble, 'wall')} className="btn btn-secondary btn-small">
-                    Open the wall
-                  </Link>
-                )}
-                {key !== 'wall' && key !== 'stories' && <span className="badge">Coming soon</span>}
+                <ToolBody tool={key} buble={buble} actor={actor} />
               </article>
             </li>
           ))}
