@@ -163,7 +163,12 @@ export function rankEvents<E extends { id: string; event_time: string; rsvps: re
       score: eventScore(event.rsvps),
     }))
     .filter((entry) => entry.score > 0)
-    .sort((a, b) => b.score - a.score || a.event.event_time.localeCompare(b.event.event_time) || a.event.id.localeCompare(b.event.id))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.event.event_time.localeCompare(b.event.event_time) ||
+        a.event.id.localeCompare(b.event.id),
+    )
     .slice(0, size)
   const max = scored[0]?.score ?? 0
   return scored.map((entry) => ({ ...entry, heat: eventHeat(entry.score, max) }))

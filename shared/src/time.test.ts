@@ -1,5 +1,5 @@
-import { expect, test } from 'vitest'
-import { relativeTime } from './time.ts'
+import { describe, expect, test } from 'vitest'
+import { formatEventTime, isoToStockholmLocal, relativeTime, stockholmLocalToIso } from './time.ts'
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z')
 const ago = (ms: number) => new Date(NOW - ms).toISOString()
@@ -45,4 +45,34 @@ test('another year carries its year', () => {
 test('a time ahead of now (a slow device clock) reads now, and a bad date reads nothing', () => {
   expect(relativeTime(new Date(NOW + 5 * MINUTE).toISOString(), NOW)).toBe('now')
   expect(relativeTime('not a date', NOW)).toBe('')
+})
+
+describe('Stockholm wall-clock times', () => {
+  test.each([
+    ['2026-12-24T18:00', '2026-12-24T17:00:00.000Z'],
+    ['2026-07-01T12:30', '2026-07-01T10:30:00.000Z'],
+    // The clocks skip 02:00–03:00 on 29 Mar 2026: 02:30 is taken as 03:30.
+    ['2026-03-29T02:30', '2026-03-29T01:30:00.000Z'],
+    // 02:30 comes twice on 25 Oct 2026: the earlier one.
+    ['2026-10-25T02:30', '2026-10-25T00:30:00.000Z'],
+  ])('%s in Stockholm is %s', (local, iso) => {
+    expect(stockholmLocalToIso(local)).toBe(iso)
+  })
+
+  test('anything but a wall-clock time is null', () => {
+    expect(stockholmLocalToIso('')).toBeNull()
+    expect(stockholmLocalToIso('tomorrow')).toBeNull()
+    expect(stockholmLocalToIso('2026-12-24')).toBeNull()
+  })
+
+  test('an instant reads back as the field value it came from', () => {
+    expect(isoToStockholmLocal('2026-12-24T17:00:00.000Z')).toBe('2026-12-24T18:00')
+    expect(isoToStockholmLocal('2026-07-01T10:30:00Z')).toBe('2026-07-01T12:30')
+    expect(isoToStockholmLocal('nope')).toBe('')
+  })
+
+  test('event times are shown in Stockholm', () => {
+    expect(formatEventTime('2026-12-24T17:00:00.000Z')).toBe('Thu 24 Dec 2026, 18:00')
+    expect(formatEventTime('2026-07-01T22:30:00.000Z')).toBe('Thu 2 Jul 2026, 00:30')
+  })
 })

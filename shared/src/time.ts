@@ -33,3 +33,84 @@ export function relativeTime(iso: string, now: Date | number): string {
   if (elapsed < 7 * DAY) return `${Math.floor(elapsed / DAY)}d ago`
   return YEAR.format(then) === YEAR.format(at) ? SHORT_DATE.format(then) : LONG_DATE.format(then)
 }
+
+const PARTS = new Intl.DateTimeFormat('en-GB', {
+  timeZone: DISPLAY_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** The wall-clock parts of an instant in Stockholm. */
+function stockholmParts(ms: number): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number> {
+  const parts: Record<string, number> = {}
+  for (const part of PARTS.formatToParts(new Date(ms)))
+    if (part.type !== 'literal') parts[part.type] = Number(part.value)
+  return parts as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
+}
+
+/** How far Stockholm's clock is ahead of UTC at an instant, in ms. */
+function stockholmOffset(ms: number): number {
+  const p = stockholmParts(ms)
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(ms / 1000) * 1000
+}
+
+/**
+ * A wall-clock time in Stockholm as a form's `datetime-local` field gives it ('2026-12-24T18:00')
+ * to an ISO instant in UTC; null when it is not such a time. In the hour the clocks go back, the
+ * earlier of the two instants; in the hour they skip, the time an hour later.
+ */
+export function stockholmLocalToIso(local: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim())
+  if (!match) return null
+  const [y, mo, d, h, mi, s] = match.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s)
+  if (Number.isNaN(asUtc)) return null
+  // Try the offsets in force just before and after: the first that reads back the same wall time wins.
+  const before = asUtc - stockholmOffset(asUtc - 3 * 3600_000)
+  for (const guess of [before, asUtc - stockholmOffset(asUtc + 3 * 3600_000)]) {
+    if (stockholmOffset(guess) === asUtc - guess) return new Date(guess).toISOString()
+  }
+  // A skipped time: the offset before the change, which lands as far past the gap.
+  return new Date(before).toISOString()
+}
+
+/** An ISO instant as a `datetime-local` value in Stockholm ('2026-12-24T18:00'); '' for a bad date. */
+export function isoToStockholmLocal(iso: string): string {
+  const ms = Date.parse(iso)
+  if (Number.isNaN(ms)) return ''
+  const p = stockholmParts(ms)
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}`
+}
+
+const EVENT_TIME = new Intl.DateTimeFormat('en-GB', {
+  timeZone: DISPLAY_TIME_ZONE,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** When an event happens, as cards show it in Stockholm: 'Thu 24 Dec 2026, 18:00'. */
+export function formatEventTime(iso: string): string {
+  const ms = Date.parse(iso)
+  if (Number.isNaN(ms)) return ''
+  const part: Record<string, string> = {}
+  for (const { type, value } of EVENT_TIME.formatToParts(ms)) part[type] = value
+  return `${part.weekday} ${part.day} ${part.month} ${part.year}, ${part.hour}:${part.minute}`
+}
