@@ -24,9 +24,11 @@ const freePort = () =>
 // The config is loaded again in every worker; the environment, inherited from the runner, keeps one choice per run.
 process.env.E2E_PORT ??= freePort()
 process.env.E2E_SMTP_PORT ??= freePort()
+process.env.E2E_PROVIDER_PORT ??= freePort()
 process.env.E2E_RUN_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'buble-e2e-'))
 const port = Number(process.env.E2E_PORT)
 const smtpPort = Number(process.env.E2E_SMTP_PORT)
+const providers = `http://127.0.0.1:${process.env.E2E_PROVIDER_PORT}`
 const runDir = process.env.E2E_RUN_DIR
 const baseURL = `http://127.0.0.1:${port}`
 
@@ -59,7 +61,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --import tsx api/src/server.ts',
+    // The real server, allowed to reach the fake providers on 127.0.0.1 (api/src/testing/e2e-server.ts).
+    command: 'node --import tsx api/src/testing/e2e-server.ts',
     cwd: path.resolve(here, '..'),
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
@@ -73,6 +76,10 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       BUBLE_RATE_LIMITS: 'off',
+      WEATHER_BASE_URL: providers,
+      GEOCODING_BASE_URL: providers,
+      TICKETMASTER_BASE_URL: `${providers}/discovery/v2`,
+      TICKETMASTER_API_KEY: 'e2e-fake-key',
       LOG_LEVEL: 'warn',
       ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
     },

@@ -1,11 +1,12 @@
 /**
  * Starts a local SMTP server that files every mail the app sends under E2E_RUN_DIR/mail, for the tests
- * to open; the teardown removes the run directory.
+ * to open, and the fake weather and Ticketmaster services; the teardown removes the run directory.
  */
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { SMTPServer } from 'smtp-server'
+import { startFakeProviders } from './fake-providers.ts'
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const mailDir = path.join(process.env.E2E_RUN_DIR!, 'mail')
@@ -31,7 +32,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     server.once('error', reject)
     server.listen(Number(process.env.E2E_SMTP_PORT), '127.0.0.1', resolve)
   })
+  const providers = await startFakeProviders(Number(process.env.E2E_PROVIDER_PORT))
   return async () => {
+    await providers.close()
     await new Promise<void>((resolve) => server.close(() => resolve()))
     // The run directory (mail, and the server's DATA_DIR) is this run's alone.
     rmSync(process.env.E2E_RUN_DIR!, { recursive: true, force: true })
