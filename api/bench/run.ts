@@ -31,6 +31,7 @@ import {
   seedBusyBuble,
   upToDateCursor,
 } from './device.ts'
+import { seedEventsAndPolls } from './seed-events.ts'
 import { seedWall } from './seed-wall.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -52,6 +53,8 @@ interface Context {
   wallId?: string
   /** Set by scenarios' `prepare`: the buble a scenario reads. */
   bubleId?: string
+  /** Set by events-2000's (or polls-2000's) `prepare`: the buble with 2,000 events and 2,000 polls. */
+  eventsBubleId?: string
 }
 
 interface Scenario {
@@ -71,6 +74,8 @@ interface Scenario {
 }
 
 const bearer = (ctx: Context) => ({ authorization: `Bearer ${ctx.token}` })
+/** A browser's request: every browser (and the PWA's fetch) accepts gzip. */
+const browser = (ctx: Context) => ({ ...bearer(ctx), 'accept-encoding': 'gzip, deflate, br' })
 
 /** The first scenario is the baseline the others' ratios are measured against. Add new ones here. */
 const SCENARIOS: Scenario[] = [
@@ -129,6 +134,33 @@ const SCENARIOS: Scenario[] = [
     headers: bearer,
     minRatioToBaseline: 0.3,
     needsPostgres: true,
+  },
+  {
+    // Issue 10: the events of a buble with 2,000 events (and 2,000 polls), 100 members who each
+    // answered 20 events: every RSVP built into the same statement, kept until the buble changes.
+    name: 'events-2000',
+    path: (ctx) => `/api/bubles/${ctx.eventsBubleId}/events`,
+    headers: browser,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
+    prepare: async (ctx) => {
+      ctx.eventsBubleId = await seedBusyBuble(ctx, 99)
+      await seedEventsAndPolls(ctx, ctx.eventsBubleId, { events: 2_000, polls: 2_000 })
+    },
+  },
+  {
+    // Issue 10: the polls of the same buble, 4 options each, 100 members who each voted in 20, with the caller's vote.
+    name: 'polls-2000',
+    path: (ctx) => `/api/bubles/${ctx.eventsBubleId}/polls`,
+    headers: browser,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
+    prepare: async (ctx) => {
+      if (!ctx.eventsBubleId) {
+        ctx.eventsBubleId = await seedBusyBuble(ctx, 99)
+        await seedEventsAndPolls(ctx, ctx.eventsBubleId, { events: 2_000, polls: 2_000 })
+      }
+    },
   },
 ]
 

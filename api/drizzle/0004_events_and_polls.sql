@@ -18,6 +18,7 @@ CREATE TABLE "events" (
 	"external_url" text,
 	"external_source" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"added_version" bigint NOT NULL,
 	"version" bigint DEFAULT nextval('sync_version') NOT NULL
 );

@@ -15,7 +15,13 @@ import { bublesRoutes } from './features/bubles/routes.ts'
 import { bublesService } from './features/bubles/service.ts'
 import { bubleMutations, bubleSyncSources, bubleUnreadSources } from './features/bubles/sync.ts'
 import { membershipWrites } from './features/bubles/writes.ts'
+import { eventsService } from './features/events/events-service.ts'
+import { contentLists } from './features/events/lists.ts'
+import { pollsService } from './features/events/polls-service.ts'
+import { eventsRoutes, pollsRoutes } from './features/events/routes.ts'
+import { eventsMutations, eventsSyncSources, eventsUnreadSources } from './features/events/sync.ts'
 import { healthRoutes } from './features/health/routes.ts'
+import { providersRoutes, providersService } from './features/providers/routes.ts'
 import type { PushHooks } from './features/sync/push.ts'
 import { syncRoutes } from './features/sync/routes.ts'
 import { syncService } from './features/sync/service.ts'
@@ -51,6 +57,8 @@ export interface AppOptions {
    * against local pages. Only code can set it: no environment variable or config file reaches it.
    */
   allowLoopbackFetch?: boolean
+  /** How long weather and event search wait for their provider (CONTRACT §6: 5 s); tests shorten it. */
+  providerTimeoutMs?: number
 }
 
 export function createServices(deps: Deps, options: AppOptions = {}) {
@@ -81,7 +89,10 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
   wallRef = wall
   const stories = storiesService(deps, { isBubleStoryFile, forgetFiles: (urls) => uploads.forgetFiles(urls) })
   // Content types register what counts on their tab (later features add theirs).
-  const unreadSources = [...bubleUnreadSources, ...wallUnreadSources]
+  const events = eventsService(deps)
+  const polls = pollsService(deps)
+  const lists = contentLists(deps.db, pokes)
+  const unreadSources = [...bubleUnreadSources, ...wallUnreadSources, ...eventsUnreadSources]
   const unread = unreadService(deps, unreadSources, pokes)
   const users = usersService(deps, {
     deletionSteps: [bubles.accountDeletionStep],
@@ -92,11 +103,12 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     ...bubleMutations({ bubles, invites }),
     ...unreadMutations(unread),
     ...wallMutations(wall),
+    ...eventsMutations(events, polls),
     'profile.update': (user, args) => users.updateProfile(user, args),
   } satisfies MutationHandlers
   const sync = syncService(
     { db: deps.db, pokes },
-    [...bubleSyncSources, ...wallSyncSources, unreadSyncSource(unread)],
+    [...bubleSyncSources, ...wallSyncSources, ...eventsSyncSources, unreadSyncSource(unread)],
     unreadSources,
     mutations,
     options.pushHooks,
@@ -107,7 +119,19 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     uploads,
     wall,
     stories,
+    events,
+    polls,
+    lists,
     previewer,
+    providers: providersService({
+      config: deps.config,
+      log: deps.log,
+      now: deps.now,
+      safeFetch: createSafeFetch({
+        allowLoopback: options.allowLoopbackFetch === true,
+        timeoutMs: options.providerTimeoutMs ?? 5000,
+      }),
+    }),
     /** The per-minute jobs of the features (server.ts adds them to the scheduler). */
     jobs: [stories.expiryJob, previewer.job, orphanFilesJob((urls) => uploads.forgetFiles(urls))],
     bubles,
@@ -121,6 +145,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
       bubles.close()
       unread.close()
       wall.close()
+      lists.close()
       pokes.close()
     },
   }
@@ -177,7 +202,10 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     .route('/unread', unreadRoutes(services.unread))
     .route('/wall', wallRoutes(services.wall))
     .route('/', storiesRoutes(services.stories))
+    .route('/', eventsRoutes({ ...services, now: deps.now }))
+    .route('/', pollsRoutes({ ...services, now: deps.now }))
     .route('/sync', syncRoutes(services.sync))
+    .route('/', providersRoutes(services.providers))
     .get(
       '/stream',
       describe({ tag: 'sync', summary: 'Server-sent events: ready, then a poke whenever your bubles change' }),

@@ -371,6 +371,8 @@ export const events = pgTable(
     externalUrl: text('external_url'),
     externalSource: text('external_source'),
     createdAt: createdAt(),
+    /** Last edit of the event's own fields (an RSVP does not count): the calendar file's LAST-MODIFIED. */
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
   },

@@ -7,6 +7,12 @@ import { conflict } from './errors.ts'
 
 export const ID_IN_USE = 'This id is already in use'
 
+/** A create's answer: the row, and whether this call made it (201) or found it made with the same id (200). */
+export interface Created<T> {
+  value: T
+  created: boolean
+}
+
 /**
  * Claims `id` for a new row of `kind` made by `userId`. Answers 'new' when it was free and
  * 'existing' when this user already made a row of this kind with it; throws 409, revealing nothing
@@ -18,4 +24,20 @@ export async function claimId(tx: Executor, id: string, kind: string, userId: st
   const [holder] = await tx.select().from(entityIds).where(eq(entityIds.id, id)).limit(1)
   if (holder?.kind === kind && holder.userId === userId) return 'existing'
   throw conflict(ID_IN_USE)
+}
+
+/**
+ * Claims `id` for a new row; 'existing' only while the row made with it still exists (`exists`),
+ * since ids are never reused: the id of a deleted row is a 409.
+ */
+export async function claimRowId(
+  tx: Executor,
+  id: string,
+  kind: string,
+  userId: string,
+  exists: () => Promise<boolean>,
+): Promise<'new' | 'existing'> {
+  const claim = await claimId(tx, id, kind, userId)
+  if (claim === 'existing' && !(await exists())) throw conflict(ID_IN_USE)
+  return claim
 }

@@ -35,5 +35,17 @@ export async function requireMembership(db: Executor, bubleId: string, userId: s
   return row
 }
 
+/** The member row, or `missing()` thrown: a row in a buble one is not in is "not found" like a missing row. */
+export async function requireMembershipOr(
+  db: Executor,
+  bubleId: string,
+  userId: string,
+  missing: () => Error,
+): Promise<MembershipRow> {
+  const row = await findMembership(db, bubleId, userId)
+  if (!row) throw missing()
+  return row
+}
+
 /** The rules' view of a member row. */
 export const actorOf = (row: MembershipRow) => ({ userId: row.userId, role: row.role, permissions: row.permissions })

@@ -109,3 +109,12 @@ export const unreadChange = (bubleId: string, contentType: ContentType, unreadCo
   buble_id: bubleId,
   data: { contentType, unreadCount },
 })
+
+/** A synced row as a pull brings it. */
+export const putChange = (entity: Change['entity'], row: { id: string; buble_id: string }): Change => ({
+  entity,
+  op: 'put',
+  id: row.id,
+  buble_id: row.buble_id,
+  data: row,
+})

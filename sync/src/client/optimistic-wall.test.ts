@@ -1,23 +1,15 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Change, HandledMutation, MutationArgs, PullResponse } from '../protocol.ts'
 import { SyncEngine } from './engine.ts'
-import type { Actor, LocalDb, LocalRow, RowTable } from './local-db.ts'
-import { OPTIMISTIC, type RowStore } from './optimistic.ts'
+import type { LocalDb, LocalRow } from './local-db.ts'
+import type { RowStore } from './optimistic.ts'
 import { applyPulled } from './replica.ts'
-import { alice, manualClock, scriptedTransport, testDb } from './test-kit.ts'
+import { AT, alice, applyOptimistic, B1, bob, manualClock, memoryStore, scriptedTransport, testDb } from './test-kit.ts'
 
-const B1 = '0192b3c4-0000-7000-8000-0000000000b1'
 const P1 = '0192b3c4-0000-7000-8000-0000000000f1'
 const P2 = '0192b3c4-0000-7000-8000-0000000000f2'
 const C1 = '0192b3c4-0000-7000-8000-0000000000c1'
 const C2 = '0192b3c4-0000-7000-8000-0000000000c2'
-const AT = '2026-11-23T10:00:00.000Z'
-const bob: Actor = {
-  id: '0192b3c4-0000-7000-8000-000000000b0b',
-  name: 'Bob Berg',
-  email: 'bob@example.com',
-  avatar_url: null,
-}
 
 /** A post as the server sends it. */
 const serverPost = (id: string, extra: Record<string, unknown> = {}): LocalRow => ({
@@ -51,37 +43,8 @@ const serverComment = (id: string, postId = P1): LocalRow => ({
   isEdited: false,
 })
 
-/** Rows in memory, for running one change by itself. */
-function memoryStore(rows: { table: RowTable; row: LocalRow }[] = []) {
-  const tables = new Map<RowTable, Map<string, LocalRow>>()
-  const tableOf = (table: RowTable) => {
-    if (!tables.has(table)) tables.set(table, new Map())
-    return tables.get(table)!
-  }
-  for (const { table, row } of rows) tableOf(table).set(row.id, row)
-  const store: RowStore = {
-    get: async (table, id) => structuredClone(tableOf(table).get(id)),
-    put: async (table, row) => {
-      tableOf(table).set(row.id, structuredClone(row))
-    },
-    delete: async (table, id) => {
-      tableOf(table).delete(id)
-    },
-  }
-  const snapshot = () =>
-    Object.fromEntries(
-      [...tables].filter(([, map]) => map.size > 0).map(([table, map]) => [table, Object.fromEntries([...map].sort())]),
-    )
-  return { store, snapshot }
-}
-
 const apply = <N extends HandledMutation>(store: RowStore, name: N, args: MutationArgs<N>, actor = alice) =>
-  (OPTIMISTIC[name] as { apply(s: RowStore, a: unknown, actor: Actor, at: string): Promise<void> }).apply(
-    store,
-    args,
-    actor,
-    AT,
-  )
+  applyOptimistic(store, name, args, actor, AT)
 
 const seeded = () =>
   memoryStore([

@@ -8,7 +8,8 @@
 
 import { REACTION_TYPES, type Reactions, type ReactionType, summarise } from '@buble/shared/wall'
 import type { Actor, LocalRow } from './local-db.ts'
-import type { Optimistic, RowRef, RowStore } from './optimistic.ts'
+import type { Optimistic } from './optimistic.ts'
+import { changeRow, createRow, deleteRow, editRow, memberRefOf, refTo } from './optimistic-rows.ts'
 
 export type WallMutation =
   | 'post.create'
@@ -28,10 +29,11 @@ export type WallMutation =
  */
 const UNCOUNTED = '_uncountedComments'
 
-const authorOf = (actor: Actor) => ({ id: actor.id, name: actor.name, avatar_url: actor.avatar_url })
+/** The server fetches a link's preview after the post (decision 27). */
+const NO_PREVIEW_YET = { link_title: null, link_description: null, link_image: null }
 
-const post = (id: string): RowRef => ({ table: 'posts', id })
-const comment = (id: string): RowRef => ({ table: 'comments', id })
+const post = refTo('posts')
+const comment = refTo('comments')
 
 const countOf = (row: LocalRow) => (typeof row.commentsCount === 'number' ? row.commentsCount : 0)
 
@@ -47,54 +49,30 @@ function withReaction(row: LocalRow, actor: Actor, type: ReactionType, on: boole
   return { ...row, reactions, reactionsSummary: summarise(reactions) }
 }
 
-const react = (on: boolean): Optimistic<'reaction.add' | 'reaction.remove'> => ({
-  touches: (args) => [post(args.post_id)],
-  async apply(store: RowStore, args, actor) {
-    const row = await store.get('posts', args.post_id)
-    if (row) await store.put('posts', withReaction(row, actor, args.reactionType, on))
-  },
-})
+const react = (on: boolean): Optimistic<'reaction.add' | 'reaction.remove'> =>
+  changeRow('posts', 'post_id', (row, args, actor) => withReaction(row, actor, args.reactionType, on))
 
 export const WALL_OPTIMISTIC: { [N in WallMutation]: Optimistic<N> } = {
-  'post.create': {
-    touches: (args) => [post(args.id)],
-    async apply(store, args, actor, createdAt) {
-      // Re-applied over the server's row (an answered create waiting for the end of a pull), the
-      // server's row wins: it carries the link preview the server fetched.
-      if (await store.get('posts', args.id)) return
-      await store.put('posts', {
-        id: args.id,
-        buble_id: args.buble_id,
-        content: args.content,
-        author_id: actor.id,
-        author_name: actor.name,
-        author: authorOf(actor),
-        created_at: createdAt,
-        is_edited: false,
-        image_url: args.image_url ?? null,
-        link_url: args.link_url ?? null,
-        link_title: null,
-        link_description: null,
-        link_image: null,
-        reactions: {},
-        reactionsSummary: {},
-        commentsCount: 0,
-        _pending: true,
-      })
-    },
-  },
-  'post.update': {
-    touches: (args) => [post(args.id)],
-    async apply(store, args) {
-      const row = await store.get('posts', args.id)
-      if (row) await store.put('posts', { ...row, content: args.content, is_edited: true, _pending: true })
-    },
-  },
+  // Re-applied over the server's row, the server's wins: it carries the link preview it fetched.
+  'post.create': createRow('posts', (args, actor, createdAt) => ({
+    id: args.id,
+    buble_id: args.buble_id,
+    content: args.content,
+    author_id: actor.id,
+    author_name: actor.name,
+    author: memberRefOf(actor),
+    created_at: createdAt,
+    is_edited: false,
+    image_url: args.image_url ?? null,
+    link_url: args.link_url ?? null,
+    ...NO_PREVIEW_YET,
+    reactions: {},
+    reactionsSummary: {},
+    commentsCount: 0,
+  })),
+  'post.update': editRow('posts', (_row, args) => ({ content: args.content, is_edited: true })),
   // Its comments stay until the server's deletes arrive; nothing shows them without their post.
-  'post.delete': {
-    touches: (args) => [post(args.id)],
-    apply: (store, args) => store.delete('posts', args.id),
-  },
+  'post.delete': deleteRow('posts'),
   'comment.create': {
     touches: (args) => [comment(args.id), post(args.post_id)],
     async apply(store, args, actor, createdAt) {
@@ -108,7 +86,7 @@ export const WALL_OPTIMISTIC: { [N in WallMutation]: Optimistic<N> } = {
         post_id: args.post_id,
         buble_id: parent.buble_id,
         content: args.content,
-        author: authorOf(actor),
+        author: memberRefOf(actor),
         author_name: actor.name,
         created_at: createdAt,
         isEdited: false,
@@ -117,13 +95,7 @@ export const WALL_OPTIMISTIC: { [N in WallMutation]: Optimistic<N> } = {
       await store.put('posts', { ...parent, commentsCount: countOf(parent) + 1 })
     },
   },
-  'comment.update': {
-    touches: (args) => [comment(args.id)],
-    async apply(store, args) {
-      const row = await store.get('comments', args.id)
-      if (row) await store.put('comments', { ...row, content: args.content, isEdited: true, _pending: true })
-    },
-  },
+  'comment.update': editRow('comments', (_row, args) => ({ content: args.content, isEdited: true })),
   'comment.delete': {
     touches: (args) => [comment(args.id)],
     async apply(store, args) {

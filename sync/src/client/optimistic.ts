@@ -8,6 +8,7 @@
 import { newOwnedBuble } from '@buble/shared/bubles'
 import type { HandledMutation, MutationArgs } from '../protocol.ts'
 import type { Actor, LocalRow, RowTable } from './local-db.ts'
+import { EVENTS_OPTIMISTIC } from './optimistic-events.ts'
 import { WALL_OPTIMISTIC } from './optimistic-wall.ts'
 
 export interface RowStore {
@@ -80,4 +81,5 @@ export const OPTIMISTIC: OptimisticMap = {
     },
   },
   ...WALL_OPTIMISTIC,
+  ...EVENTS_OPTIMISTIC,
 }

@@ -1,9 +1,17 @@
 /** Test helpers for the client half: a device database in memory, a scriptable transport, a hand-moved clock. */
 
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
-import type { MutationResult, PullResponse, PushBody, PushResponse } from '../protocol.ts'
+import type {
+  HandledMutation,
+  MutationArgs,
+  MutationResult,
+  PullResponse,
+  PushBody,
+  PushResponse,
+} from '../protocol.ts'
 import type { Timers } from './engine.ts'
-import { type Actor, type LocalDb, openLocalDb } from './local-db.ts'
+import { type Actor, type LocalDb, type LocalRow, openLocalDb, type RowTable } from './local-db.ts'
+import { OPTIMISTIC, type RowStore } from './optimistic.ts'
 import type { Transport } from './transport.ts'
 
 let counter = 0
@@ -17,6 +25,18 @@ export const alice: Actor = {
   id: '0192b3c4-0000-7000-8000-00000000a11c',
   name: 'Alice Andersson',
   email: 'alice@example.com',
+  avatar_url: null,
+}
+
+/** A buble, and a moment, for rows made in tests. */
+export const B1 = '0192b3c4-0000-7000-8000-0000000000b1'
+export const AT = '2026-11-23T10:00:00.000Z'
+
+/** A second member, for rows the device did not write. */
+export const bob: Actor = {
+  id: '0192b3c4-0000-7000-8000-000000000b0b',
+  name: 'Bob Berg',
+  email: 'bob@example.com',
   avatar_url: null,
 }
 
@@ -92,3 +112,42 @@ export function recordingTransport(base: Transport): { transport: Transport; ans
     },
   }
 }
+
+/** Rows in memory, for running one change by itself. */
+export function memoryStore(rows: { table: RowTable; row: LocalRow }[] = []) {
+  const tables = new Map<RowTable, Map<string, LocalRow>>()
+  const tableOf = (table: RowTable) => {
+    if (!tables.has(table)) tables.set(table, new Map())
+    return tables.get(table)!
+  }
+  for (const { table, row } of rows) tableOf(table).set(row.id, row)
+  const store: RowStore = {
+    get: async (table, id) => structuredClone(tableOf(table).get(id)),
+    put: async (table, row) => {
+      tableOf(table).set(row.id, structuredClone(row))
+    },
+    delete: async (table, id) => {
+      tableOf(table).delete(id)
+    },
+  }
+  const snapshot = () =>
+    Object.fromEntries(
+      [...tables].filter(([, map]) => map.size > 0).map(([table, map]) => [table, Object.fromEntries([...map].sort())]),
+    )
+  return { store, snapshot }
+}
+
+/** Runs one mutation's optimistic change by itself, as the replica would. */
+export const applyOptimistic = <N extends HandledMutation>(
+  store: RowStore,
+  name: N,
+  args: MutationArgs<N>,
+  actor: Actor,
+  createdAt: string,
+) =>
+  (OPTIMISTIC[name] as { apply(s: RowStore, a: unknown, actor: Actor, at: string): Promise<void> }).apply(
+    store,
+    args,
+    actor,
+    createdAt,
+  )

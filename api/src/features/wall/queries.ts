@@ -7,12 +7,10 @@ import type { Comment, Post, Story } from '@buble/shared/wall'
 import { REACTION_TYPES } from '@buble/shared/wall'
 import { sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
+import { isoJson as iso, rowsOf } from '../../lib/sql-json.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
-export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
-
-/** A timestamp as JavaScript's toISOString writes it, whatever the session's time zone. */
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+export { rowsOf }
 
 const REACTION_ORDER = `array[${REACTION_TYPES.map((type) => `'${type}'`).join(',')}]`
 

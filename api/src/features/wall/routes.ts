@@ -1,6 +1,5 @@
 /** The wall's and the stories' REST calls (CONTRACT §3.3): thin adapters over the services. */
 
-import { isUuid } from '@buble/shared/bubles'
 import {
   CreateCommentBody,
   CreatePostBody,
@@ -15,20 +14,16 @@ import {
 import { type Context, Hono } from 'hono'
 import type { AppEnv } from '../../lib/auth.ts'
 import { notFound, validationError } from '../../lib/errors.ts'
-import { bubleNotFound } from '../../lib/memberships.ts'
 import { describe } from '../../lib/openapi.ts'
+import { bubleIdFromPath, idFromPath } from '../../lib/path-ids.ts'
 import { validate } from '../../lib/validate.ts'
 import type { WallService } from './service.ts'
 import type { StoriesService } from './stories.ts'
 
 const tag = 'wall'
 
-/** An id from the path; anything but a UUID names nothing (404, like a row the caller may not see). */
-const idOf = (raw: string, missing: () => Error) => {
-  if (!isUuid(raw)) throw missing()
-  return raw.toLowerCase()
-}
-const bubleIdOf = (raw: string) => idOf(raw, bubleNotFound)
+const idOf = idFromPath
+const bubleIdOf = bubleIdFromPath
 const postIdOf = (raw: string) => idOf(raw, () => notFound(WALL_MESSAGES.postNotFound))
 const commentIdOf = (raw: string) => idOf(raw, () => notFound(WALL_MESSAGES.commentNotFound))
 

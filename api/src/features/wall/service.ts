@@ -12,7 +12,7 @@ import type { Executor, Tx } from '../../db/client.ts'
 import { comments, postReactions, posts } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
-import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
+import { type Created, claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { actorOf, bubleNotFound, type MembershipRow, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
@@ -23,10 +23,7 @@ import { COMMENT_JSON, loadComment, loadPost, POST_JSON, rowsOf } from './querie
 export type PostRow = typeof posts.$inferSelect
 type CommentRow = typeof comments.$inferSelect
 
-export interface Created<T> {
-  value: T
-  created: boolean
-}
+export type { Created }
 
 /** What the wall asks of the rest of the app: whether a file may be shown in a buble, forgetting files, previews. */
 export interface WallHooks {

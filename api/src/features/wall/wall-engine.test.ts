@@ -5,18 +5,11 @@
  */
 
 import { randomUUID } from 'node:crypto'
-import { SyncEngine } from '@buble/sync/client/engine'
-import type { Actor, LocalDb } from '@buble/sync/client/local-db'
-import { testDb } from '@buble/sync/client/test-kit'
-import { createFetchTransport } from '@buble/sync/client/transport'
 import { sql } from 'drizzle-orm'
-import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { users } from '../../db/schema.ts'
 import { backends } from '../../testing/databases.ts'
-import { createHarness, type Harness, uniqueEmail } from '../../testing/harness.ts'
-
-const offlineFetch: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'))
+import { deviceKit } from '../../testing/devices.ts'
+import { createHarness, type Harness } from '../../testing/harness.ts'
 
 describe.each(backends())('the wall on devices, on %s', (backend) => {
   let h: Harness
@@ -25,40 +18,7 @@ describe.each(backends())('the wall on devices, on %s', (backend) => {
   })
   afterAll(() => h?.close())
 
-  const viaApp: typeof fetch = (input, init) => Promise.resolve(h.app.request(String(input), init))
-
-  const person = async (name: string) => {
-    const [row] = await h.database.db
-      .insert(users)
-      .values({ id: uuidv7(), name, email: uniqueEmail('device'), createdAt: h.clock.now, updatedAt: h.clock.now })
-      .returning()
-    const actor: Actor = { id: row!.id, name, email: row!.email, avatar_url: null }
-    return { actor, token: await h.deps.tokens.sign(row!) }
-  }
-
-  /** A device whose network can be switched off. */
-  const deviceOf = (who: { actor: Actor; token: string }) => {
-    let online = true
-    const db: LocalDb = testDb(`wall-${randomUUID()}`)
-    const transport = createFetchTransport({
-      baseUrl: '',
-      token: () => who.token,
-      fetch: (input, init) => (online ? viaApp(input, init) : offlineFetch(input, init)),
-    })
-    const engine = new SyncEngine({ db, transport, actor: () => who.actor, intervalMs: 0 })
-    return {
-      db,
-      engine,
-      setOnline(value: boolean) {
-        online = value
-      },
-    }
-  }
-
-  const count = async (table: string, where = sql`true`) => {
-    const result = await h.database.db.execute(sql`select count(*)::int as n from ${sql.raw(table)} where ${where}`)
-    return (result as unknown as { rows: { n: number }[] }).rows[0]!.n
-  }
+  const { person, deviceOf, count } = deviceKit(() => h)
 
   /** Alice and Bob in one buble, each with a synced device. */
   async function pair() {

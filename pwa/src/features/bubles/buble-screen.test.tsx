@@ -178,7 +178,9 @@ test('the tabs link to each section, mark the current one, and an unknown tab op
   expect(screen.getByRole('textbox', { name: 'Write a post' })).toBeInTheDocument()
   await app.user.click(within(tabs).getByRole('link', { name: 'Events' }))
   expect(screen.getByRole('heading', { name: 'Events' })).toBeInTheDocument()
-  expect(screen.getByText('Events with RSVPs arrive here in an upcoming update.')).toBeInTheDocument()
+  expect(await screen.findByRole('heading', { name: 'No events yet' })).toBeInTheDocument()
+  await app.user.click(within(tabs).getByRole('link', { name: 'Polls' }))
+  expect(await screen.findByRole('heading', { name: 'No polls yet' })).toBeInTheDocument()
   app.unmount()
 
   open('/bubles/book-club/nonsense', bookClub())

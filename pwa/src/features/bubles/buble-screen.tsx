@@ -7,12 +7,13 @@ import { useKeepRead, useUnread } from '../../data/unread.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
+import { EventsTab } from '../events/events-tab.tsx'
+import { PollsTab } from '../polls/polls-tab.tsx'
 import { Ticker } from '../wall/ticker.tsx'
 import { WallTab } from '../wall/wall-tab.tsx'
 import { actorOf } from './actor.ts'
 import { BubleHeader } from './buble-header.tsx'
 import { BubleTabs } from './buble-tabs.tsx'
-import { ComingSoonTab } from './coming-soon-tab.tsx'
 import { MembersTab } from './members-tab.tsx'
 import { OverviewTab } from './overview-tab.tsx'
 import { isTabKey, type TabKey, tabSegment } from './tabs.ts'
@@ -111,7 +112,8 @@ function BubleView({
         {tab === 'overview' && <OverviewTab buble={buble} actor={actor} />}
         {tab === 'wall' && <WallTab buble={buble} />}
         {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
-        {(tab === 'events' || tab === 'polls') && <ComingSoonTab tab={tab} />}
+        {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
+        {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}
       </div>
     </div>
   )

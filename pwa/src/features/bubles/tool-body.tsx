@@ -2,11 +2,15 @@ import type { MemberActor } from '@buble/shared/permissions'
 import type { ToolKey } from '@buble/shared/tools'
 import { Link } from 'react-router-dom'
 import { bublePath, type LocalBuble } from '../../data/bubles.ts'
+import { EventStatsWidget } from '../events/event-stats-widget.tsx'
+import { LocalEventsFinder } from '../local-events/local-events-finder.tsx'
+import { LatestPollsWidget } from '../polls/latest-polls-widget.tsx'
 import { StoriesWidget } from '../stories/stories-widget.tsx'
+import { WeatherWidget } from '../weather/weather-widget.tsx'
 import { TOOL_TEXTS } from './tool-texts.ts'
 
 /** What an overview tool's card shows below its title: the tool itself. */
-export function ToolBody({ tool, buble }: { tool: ToolKey; buble: LocalBuble; actor: MemberActor }) {
+export function ToolBody({ tool, buble, actor }: { tool: ToolKey; buble: LocalBuble; actor: MemberActor }) {
   switch (tool) {
     case 'wall':
       return (
@@ -20,21 +24,17 @@ export function ToolBody({ tool, buble }: { tool: ToolKey; buble: LocalBuble; ac
     case 'stories':
       return <StoriesWidget buble={buble} />
     case 'weather':
-      return <ComingSoon tool={tool} />
+      return (
+        <>
+          <p>{TOOL_TEXTS.weather}</p>
+          <WeatherWidget buble={buble} />
+        </>
+      )
     case 'local_events':
-      return <ComingSoon tool={tool} />
+      return <LocalEventsFinder buble={buble} actor={actor} />
     case 'event_stats':
-      return <ComingSoon tool={tool} />
+      return <EventStatsWidget buble={buble} />
     case 'latest_polls':
-      return <ComingSoon tool={tool} />
+      return <LatestPollsWidget buble={buble} />
   }
-}
-
-function ComingSoon({ tool }: { tool: ToolKey }) {
-  return (
-    <>
-      <p>{TOOL_TEXTS[tool]}</p>
-      <span className="badge">Coming soon</span>
-    </>
-  )
 }

@@ -6,6 +6,6 @@ export const TOOL_TEXTS: Readonly<Record<ToolKey, string>> = {
   stories: 'Photos and short videos members share for 24 hours.',
   local_events: 'Concerts, sports and shows nearby, ready to become Buble events.',
   weather: "Current conditions and a 5-day forecast for your Buble's location.",
-  event_stats: "Your Buble's most popular upcoming events at a glance.",
+  event_stats: "Your Buble's most popular events at a glance.",
   latest_polls: 'The three newest polls, each with its first three options.',
 }

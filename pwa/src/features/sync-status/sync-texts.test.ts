@@ -20,6 +20,25 @@ test.each<[HandledMutation, Record<string, unknown>, string, string | null]>([
   ['comment.delete', { id: 'c1' }, 'Failed to delete comment', null],
   ['reaction.add', { post_id: 'p1', reactionType: 'love' }, 'Failed to save reaction', null],
   ['reaction.remove', { post_id: 'p1', reactionType: 'love' }, 'Failed to save reaction', null],
+  [
+    'event.create',
+    { id: 'e1', buble_id: 'b1', title: 'Picnic', location: 'Park' },
+    'Failed to create event',
+    'Picnic\nPark',
+  ],
+  ['event.update', { id: 'e1', description: 'Bring food' }, 'Failed to update event', 'Bring food'],
+  ['event.delete', { id: 'e1' }, 'Failed to perform action', null],
+  ['event.rsvp', { event_id: 'e1', status: 'going' }, 'Failed to perform action', null],
+  [
+    'poll.create',
+    { id: 'q1', buble_id: 'b1', question: 'Pizza?', options: ['Yes', 'No'] },
+    'Failed to create poll',
+    'Pizza?\nYes\nNo',
+  ],
+  ['poll.update', { id: 'q1', options: ['Yes', 'Maybe'] }, 'Failed to update poll', 'Yes\nMaybe'],
+  ['poll.delete', { id: 'q1' }, 'Failed to perform action', null],
+  ['poll.vote', { poll_id: 'q1', poll_option_id: 'o1' }, 'Failed to perform action', null],
+  ['poll.unvote', { poll_id: 'q1' }, 'Failed to perform action', null],
 ])('%s %j → "%s", keeps %j', (name, args, headline, text) => {
   expect(describeRejection({ name, args })).toEqual({ headline, text })
 })

@@ -36,7 +36,8 @@ export function statusDescription({ state, notSaved }: Pick<SyncSummary, 'state'
 }
 
 // The same words the screen would have shown had the change failed there and then (spec part 1 §8,
-// part 2 §8; the spec names no text for a reaction).
+// part 2 §8; the spec names no text for a reaction; RSVPs, votes and deletes of events and polls
+// are 'actions').
 const HEADLINES: Record<HandledMutation, string> = {
   'buble.create': ERROR_TEXTS.createBuble,
   'buble.delete': ERROR_TEXTS.deleteBuble,
@@ -53,9 +54,26 @@ const HEADLINES: Record<HandledMutation, string> = {
   'comment.delete': 'Failed to delete comment',
   'reaction.add': 'Failed to save reaction',
   'reaction.remove': 'Failed to save reaction',
+  'event.create': ERROR_TEXTS.createEvent,
+  'event.update': ERROR_TEXTS.updateEvent,
+  'event.delete': ERROR_TEXTS.performAction,
+  'event.rsvp': ERROR_TEXTS.performAction,
+  'poll.create': ERROR_TEXTS.createPoll,
+  'poll.update': ERROR_TEXTS.updatePoll,
+  'poll.delete': ERROR_TEXTS.performAction,
+  'poll.vote': ERROR_TEXTS.performAction,
+  'poll.unvote': ERROR_TEXTS.performAction,
 }
 
 const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
+
+/** Several typed fields, one a line; null when none was typed. */
+const lines = (...values: unknown[]): string | null =>
+  values
+    .flat()
+    .map(typed)
+    .filter((part) => part !== null)
+    .join('\n') || null
 
 function keptText(name: HandledMutation, args: Record<string, unknown>): string | null {
   switch (name) {
@@ -66,12 +84,18 @@ function keptText(name: HandledMutation, args: Record<string, unknown>): string 
     case 'invite.create':
       return typed(args.email)
     case 'profile.update':
-      return [typed(args.name), typed(args.bio)].filter((part) => part !== null).join('\n') || null
+      return lines(args.name, args.bio)
     case 'post.create':
     case 'post.update':
     case 'comment.create':
     case 'comment.update':
       return typed(args.content)
+    case 'event.create':
+    case 'event.update':
+      return lines(args.title, args.description, args.location)
+    case 'poll.create':
+    case 'poll.update':
+      return lines(args.question, Array.isArray(args.options) ? args.options : [])
     case 'unread.read':
     case 'buble.delete':
     case 'buble.leave':
@@ -79,6 +103,11 @@ function keptText(name: HandledMutation, args: Record<string, unknown>): string 
     case 'comment.delete':
     case 'reaction.add':
     case 'reaction.remove':
+    case 'event.delete':
+    case 'event.rsvp':
+    case 'poll.delete':
+    case 'poll.vote':
+    case 'poll.unvote':
       return null
   }
 }

@@ -1,8 +1,7 @@
 /** Wall rows as the server sends them, for component tests. */
 
 import type { Comment, Post } from '@buble/shared/wall'
-import type { Change } from '@buble/sync/protocol'
-import { person } from '../../test/fixtures.ts'
+import { person, putChange as put } from '../../test/fixtures.ts'
 
 let count = 0
 const nextId = (kind: string) => `0190f5b4-3${kind}00-7000-8000-${String(++count).padStart(12, '0')}`
@@ -51,14 +50,6 @@ export function makeComment(post: Post, author: string, content: string, minutes
     isEdited: false,
   }
 }
-
-const put = (entity: Change['entity'], row: { id: string; buble_id: string }): Change => ({
-  entity,
-  op: 'put',
-  id: row.id,
-  buble_id: row.buble_id,
-  data: row,
-})
 
 export const postChange = (post: Post) => put('post', post)
 export const commentChange = (comment: Comment) => put('comment', comment)

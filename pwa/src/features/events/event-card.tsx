@@ -1,0 +1,131 @@
+import { RSVP_LABELS, RSVP_STATUSES, type Rsvp, type RsvpStatus } from '@buble/shared/events'
+import { type MemberActor, mayManageContent } from '@buble/shared/permissions'
+import { formatEventTime } from '@buble/shared/time'
+import type { EventActions, LocalEvent } from '../../data/events.ts'
+import { Alert } from '../../ui/alert.tsx'
+import { ItemHead } from '../../ui/item-head.tsx'
+import { useConfirm } from '../../ui/use-confirm.tsx'
+import { EVENT_TEXTS } from './event-texts.ts'
+import { useCalendarDownload } from './use-calendar-download.ts'
+
+interface EventCardProps {
+  event: LocalEvent
+  actor: MemberActor
+  userId: string
+  online: boolean
+  actions: EventActions
+  onEdit: () => void
+}
+
+const namesOf = (rsvps: readonly Rsvp[], status: RsvpStatus) =>
+  rsvps.filter((rsvp) => rsvp.status === status).map((rsvp) => rsvp.user.name)
+
+/** One event: what, when, where, who is coming, the user's answer, and what they may do with it. */
+export function EventCard({ event, actor, userId, online, actions, onEdit }: EventCardProps) {
+  const { ask, dialog } = useConfirm()
+  const calendar = useCalendarDownload()
+  const rsvps = event.rsvps ?? []
+  const mine = rsvps.find((rsvp) => rsvp.user_id === userId)?.status
+  const going = namesOf(rsvps, 'going')
+  const maybe = namesOf(rsvps, 'maybe')
+  const cantGo = namesOf(rsvps, 'cant_go').length
+  const calendarBlocked = event._pending ? EVENT_TEXTS.calendarPending : !online ? EVENT_TEXTS.calendarOffline : null
+  const hintId = `calendar-hint-${event.id}`
+
+  const answer = (status: RsvpStatus) =>
+    ask({
+      title: 'Confirm RSVP',
+      body: (
+        <p>
+          Answer “{RSVP_LABELS[status]}” to {event.title}?
+        </p>
+      ),
+      confirmLabel: RSVP_LABELS[status],
+      busyLabel: 'Saving…',
+      run: () => actions.rsvp(event.id, status),
+    })
+
+  const remove = () =>
+    ask({
+      title: 'Delete event?',
+      body: <p>{event.title} and its answers are removed for everyone in this Buble.</p>,
+      confirmLabel: 'Delete event',
+      busyLabel: 'Deleting…',
+      danger: true,
+      run: () => actions.deleteEvent(event.id),
+    })
+
+  return (
+    <article className="card event-card" aria-labelledby={`event-${event.id}`}>
+      <ItemHead
+        id={`event-${event.id}`}
+        title={event.title}
+        creatorName={event.creator?.name}
+        pending={!!event._pending}
+        kind="event"
+        manage={mayManageContent(actor, 'event', event.creator_id) ? { onEdit, onDelete: remove } : undefined}
+      >
+        <p className="event-meta">
+          <time dateTime={event.event_time}>{formatEventTime(event.event_time)}</time>
+          {event.location && <span>{event.location}</span>}
+        </p>
+      </ItemHead>
+
+      {event.description && <p className="event-description">{event.description}</p>}
+      {event.external_url && (
+        <a className="event-link" href={event.external_url} target="_blank" rel="noopener noreferrer">
+          Event page{event.external_source ? ` (${event.external_source})` : ''}
+        </a>
+      )}
+
+      <dl className="event-attendance">
+        <div>
+          <dt>Going ({going.length})</dt>
+          <dd>{going.join(', ') || 'No one yet'}</dd>
+        </div>
+        <div>
+          <dt>Maybe ({maybe.length})</dt>
+          <dd>{maybe.join(', ') || 'No one yet'}</dd>
+        </div>
+        <div>
+          <dt>Can't Go ({cantGo})</dt>
+        </div>
+      </dl>
+
+      <div className="event-foot">
+        <fieldset className="plain-fieldset rsvp-buttons">
+          <legend className="visually-hidden">Your answer to {event.title}</legend>
+          {RSVP_STATUSES.map((status) => (
+            <button
+              key={status}
+              type="button"
+              className={`btn btn-small ${mine === status ? 'btn-primary' : 'btn-secondary'}`}
+              aria-pressed={mine === status}
+              aria-haspopup={mine === status ? undefined : 'dialog'}
+              // The current answer is already given: pressing it again would change nothing.
+              onClick={() => mine !== status && answer(status)}
+            >
+              {RSVP_LABELS[status]}
+            </button>
+          ))}
+        </fieldset>
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          disabled={calendarBlocked !== null || calendar.busy}
+          aria-describedby={calendarBlocked ? hintId : undefined}
+          onClick={() => void calendar.download(event)}
+        >
+          {EVENT_TEXTS.calendar}
+        </button>
+        {calendarBlocked && (
+          <span className="field-hint" id={hintId}>
+            {calendarBlocked}
+          </span>
+        )}
+      </div>
+      {calendar.error && <Alert kind="error">{calendar.error}</Alert>}
+      {dialog}
+    </article>
+  )
+}

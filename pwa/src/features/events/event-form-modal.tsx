@@ -1,0 +1,150 @@
+/**
+ * The event form (Create Event, Edit Event, and the local events finder's create-from-external):
+ * title, description, location and a Stockholm wall-clock time, checked as the server checks them.
+ */
+
+import { EVENT_MESSAGES, EventDescription, EventLocation, EventTitle } from '@buble/shared/events'
+import { isoToStockholmLocal, stockholmLocalToIso } from '@buble/shared/time'
+import { type ReactNode, useState } from 'react'
+import { Field } from '../../ui/field.tsx'
+import { type EditorModalProps, FormModal } from '../../ui/form-modal.tsx'
+
+/** The form's fields as typed; `time` is a `datetime-local` value in Europe/Stockholm. */
+export interface EventDraft {
+  title: string
+  description: string
+  location: string
+  time: string
+}
+
+/** What a valid draft gives: the fields of CreateEventBody / UpdateEventBody. */
+export interface EventValues {
+  title: string
+  description: string | null
+  location: string | null
+  event_time: string
+}
+
+export type EventDraftErrors = Partial<Record<keyof EventDraft, string>>
+
+export const emptyEventDraft: EventDraft = { title: '', description: '', location: '', time: '' }
+
+/** A stored event as a draft to edit. */
+export const draftOf = (event: {
+  title: string
+  description: string | null
+  location: string | null
+  event_time: string
+}): EventDraft => ({
+  title: event.title,
+  description: event.description ?? '',
+  location: event.location ?? '',
+  time: isoToStockholmLocal(event.event_time),
+})
+
+/** The draft's values, or the first problem of each field (spec part 2 §5). */
+export function checkEventDraft(draft: EventDraft): { values: EventValues } | { errors: EventDraftErrors } {
+  const errors: EventDraftErrors = {}
+  const title = EventTitle.safeParse(draft.title)
+  const description = EventDescription.safeParse(draft.description)
+  const location = EventLocation.safeParse(draft.location)
+  const eventTime = draft.time.trim() ? stockholmLocalToIso(draft.time) : null
+  if (!title.success) errors.title = title.error.issues[0]?.message
+  if (!description.success) errors.description = description.error.issues[0]?.message
+  if (!location.success) errors.location = location.error.issues[0]?.message
+  if (!eventTime) errors.time = draft.time.trim() ? EVENT_MESSAGES.timeInvalid : EVENT_MESSAGES.timeRequired
+  if (!title.success || !description.success || !location.success || !eventTime) return { errors }
+  return {
+    values: { title: title.data, description: description.data, location: location.data, event_time: eventTime },
+  }
+}
+
+/** The four fields, for a form of its own. */
+export function EventFields({
+  draft,
+  errors,
+  onChange,
+}: {
+  draft: EventDraft
+  errors: EventDraftErrors
+  onChange: (draft: EventDraft) => void
+}) {
+  const set = (key: keyof EventDraft) => (value: string) => onChange({ ...draft, [key]: value })
+  return (
+    <>
+      <Field
+        label="Title"
+        value={draft.title}
+        onValue={set('title')}
+        error={errors.title}
+        autoComplete="off"
+        required
+      />
+      <Field
+        label="Description"
+        value={draft.description}
+        onValue={set('description')}
+        error={errors.description}
+        rows={3}
+      />
+      <Field
+        label="Location"
+        value={draft.location}
+        onValue={set('location')}
+        error={errors.location}
+        autoComplete="off"
+      />
+      <Field
+        label="Date and time"
+        type="datetime-local"
+        value={draft.time}
+        onValue={set('time')}
+        error={errors.time}
+        hint="Stockholm time"
+        required
+      />
+    </>
+  )
+}
+
+type EventFormModalProps = EditorModalProps<EventValues, EventDraft> & {
+  /** More fields below the event's own (the finder's poll options, say). */
+  children?: ReactNode
+}
+
+/** A modal with the event form; it closes itself only through `onClose`, after `onSubmit` succeeds. */
+export function EventFormModal({
+  heading,
+  submitLabel,
+  busyLabel,
+  initial,
+  failure,
+  onSubmit,
+  onClose,
+  children,
+}: EventFormModalProps) {
+  const [draft, setDraft] = useState(initial ?? emptyEventDraft)
+  const [errors, setErrors] = useState<EventDraftErrors>({})
+
+  async function submit(): Promise<boolean> {
+    const checked = checkEventDraft(draft)
+    setErrors('errors' in checked ? checked.errors : {})
+    if ('errors' in checked) return false
+    await onSubmit(checked.values)
+    return true
+  }
+
+  return (
+    <FormModal
+      title={heading}
+      submitLabel={submitLabel}
+      busyLabel={busyLabel}
+      failure={failure}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <EventFields draft={draft} errors={errors} onChange={setDraft} />
+      {children}
+    </FormModal>
+  )
+}

@@ -1,0 +1,12 @@
+/** What the events tab says (spec part 2 §2, §8). */
+export const EVENT_TEXTS = {
+  create: 'Create Event',
+  edit: 'Edit Event',
+  calendar: 'Add to calendar',
+  calendarPending: 'The calendar file is ready once the event has reached the server.',
+  calendarOffline: 'Adding to a calendar needs a connection.',
+  empty: 'No events yet',
+  emptyHint: 'Plan something together: create the first event.',
+  emptyHintReader: 'Events members create show here.',
+  statsEmpty: 'No RSVPs yet. The most popular events show here.',
+} as const

@@ -1,0 +1,76 @@
+import { can, type MemberActor } from '@buble/shared/permissions'
+import { useState } from 'react'
+import type { LocalBuble } from '../../data/bubles.ts'
+import { useDevice } from '../../data/data-context.tsx'
+import { type LocalEvent, useEventActions, useEvents } from '../../data/events.ts'
+import { useOnline } from '../../data/sync-status.ts'
+import { ContentList } from '../../ui/content-list.tsx'
+import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+import { EventCard } from './event-card.tsx'
+import { draftOf, EventFormModal, type EventValues } from './event-form-modal.tsx'
+import { EVENT_TEXTS } from './event-texts.ts'
+
+/** Only what an edit changes is sent, so it does not undo another member's edit of other fields. */
+function changesOf(event: LocalEvent, values: EventValues): Partial<EventValues> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([key, value]) => event[key as keyof EventValues] !== value),
+  ) as Partial<EventValues>
+}
+
+/** The events tab: the buble's events soonest first, answers, and (for those who may) create and edit. */
+export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
+  const { userId } = useDevice()
+  const events = useEvents(buble.id)
+  const actions = useEventActions()
+  const online = useOnline()
+  const [modal, setModal] = useState<'create' | LocalEvent | null>(null)
+  const mayCreate = can(actor, 'event.create')
+  const close = () => setModal(null)
+
+  return (
+    <>
+      <ContentList
+        title="Events"
+        create={mayCreate ? { label: EVENT_TEXTS.create, onClick: () => setModal('create') } : undefined}
+        items={events}
+        loadingLabel="Loading events…"
+        empty={{ title: EVENT_TEXTS.empty, text: mayCreate ? EVENT_TEXTS.emptyHint : EVENT_TEXTS.emptyHintReader }}
+      >
+        {(event) => (
+          <EventCard
+            event={event}
+            actor={actor}
+            userId={userId}
+            online={online}
+            actions={actions}
+            onEdit={() => setModal(event)}
+          />
+        )}
+      </ContentList>
+      {modal === 'create' && (
+        <EventFormModal
+          heading={EVENT_TEXTS.create}
+          submitLabel={EVENT_TEXTS.create}
+          busyLabel="Creating…"
+          failure={ERROR_TEXTS.createEvent}
+          onSubmit={(values) => actions.createEvent({ buble_id: buble.id, ...values })}
+          onClose={close}
+        />
+      )}
+      {modal !== null && modal !== 'create' && (
+        <EventFormModal
+          heading={EVENT_TEXTS.edit}
+          submitLabel="Save"
+          busyLabel="Saving…"
+          initial={draftOf(modal)}
+          failure={ERROR_TEXTS.updateEvent}
+          onSubmit={async (values) => {
+            const changes = changesOf(modal, values)
+            if (Object.keys(changes).length > 0) await actions.updateEvent(modal.id, changes)
+          }}
+          onClose={close}
+        />
+      )}
+    </>
+  )
+}

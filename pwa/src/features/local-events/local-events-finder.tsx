@@ -1,0 +1,83 @@
+import { can, type MemberActor } from '@buble/shared/permissions'
+import { DEFAULT_CITY, DEFAULT_RADIUS_KM, type ExternalEvent } from '@buble/shared/providers'
+import { useMemo, useState } from 'react'
+import type { LocalBuble } from '../../data/bubles.ts'
+import { Alert } from '../../ui/alert.tsx'
+import { Spinner } from '../../ui/spinner.tsx'
+import { useFlash } from '../../ui/use-flash.ts'
+import { CreateFromFinderModal } from './create-from-finder-modal.tsx'
+import { EventDetailModal } from './event-detail-modal.tsx'
+import { FinderFilterFields } from './finder-filters.tsx'
+import { type FinderFilters, finderQuery, NEAR_ME, type Point, sampleEvent } from './finder-query.ts'
+import { FinderResults } from './finder-results.tsx'
+import { locate, useEventSearch } from './use-event-search.ts'
+
+const INITIAL: FinderFilters = { place: DEFAULT_CITY, category: '', range: 'this-month', radiusKm: DEFAULT_RADIUS_KM }
+const NO_POSITION = 'Your location is not available. Choose a city instead.'
+
+/** The overview's Local Events tool: search Ticketmaster, read the details, make one a buble event. */
+export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
+  const [filters, setFilters] = useState(INITIAL)
+  const [point, setPoint] = useState<Point | null>(null)
+  const [positionError, setPositionError] = useState<string | null>(null)
+  const [viewing, setViewing] = useState<{ event: ExternalEvent; sample: boolean } | null>(null)
+  const [creating, setCreating] = useState<ExternalEvent | null>(null)
+  const [flash, showFlash] = useFlash()
+  // The window starts when the filters change, not on every render (that would search forever).
+  const query = useMemo(() => finderQuery(filters, new Date(), point), [filters, point])
+  const search = useEventSearch(query)
+  const mayCreate = can(actor, 'event.create')
+
+  function change(changes: Partial<FinderFilters>) {
+    setPositionError(null)
+    setFilters((current) => ({ ...current, ...changes }))
+    if (changes.place !== NEAR_ME) return
+    setPoint(null)
+    locate().then(setPoint, () => {
+      setPositionError(NO_POSITION)
+      // Back to the default city, unless the member has already chosen another place meanwhile.
+      setFilters((current) => (current.place === NEAR_ME ? { ...current, place: INITIAL.place } : current))
+    })
+  }
+
+  const sample = search.status === 'sample' ? sampleEvent(new Date()) : null
+  return (
+    <div className="finder">
+      <FinderFilterFields filters={filters} onChange={change} />
+      {positionError && <Alert kind="warning">{positionError}</Alert>}
+      {flash && <Alert kind="success">{flash}</Alert>}
+      {(search.status === 'loading' || search.status === 'waiting') && <Spinner label="Looking for events…" />}
+      {search.status === 'ready' && (
+        <FinderResults events={search.events} onOpen={(event) => setViewing({ event, sample: false })} />
+      )}
+      {sample && <FinderResults events={[sample]} sample onOpen={(event) => setViewing({ event, sample: true })} />}
+      {viewing && (
+        <EventDetailModal
+          event={viewing.event}
+          sample={viewing.sample}
+          onClose={() => setViewing(null)}
+          onCreate={
+            mayCreate && !viewing.sample
+              ? () => {
+                  setCreating(viewing.event)
+                  setViewing(null)
+                }
+              : undefined
+          }
+        />
+      )}
+      {creating && (
+        <CreateFromFinderModal
+          event={creating}
+          bubleId={buble.id}
+          canPoll={can(actor, 'poll.create')}
+          onClose={() => setCreating(null)}
+          onCreated={(withPoll) => {
+            setCreating(null)
+            showFlash(withPoll ? 'Event and poll created' : 'Event created')
+          }}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react'
+
+interface ItemHeadProps {
+  /** The heading's id, which names the card. */
+  id: string
+  title: string
+  /** Lines under the title (time, place). */
+  children?: ReactNode
+  creatorName: string | undefined
+  pending: boolean
+  /** 'event', 'poll': completes the buttons' names for screen readers ('Edit event'). */
+  kind: string
+  /** Edit and Delete, for those who may manage the item; left out otherwise. */
+  manage?: { onEdit: () => void; onDelete: () => void }
+}
+
+/** The head of an event or poll card: title, who made it, 'Sending…' while pending, Edit and Delete. */
+export function ItemHead({ id, title, children, creatorName, pending, kind, manage }: ItemHeadProps) {
+  return (
+    <header className="event-head">
+      <div className="event-title-block">
+        <h3 id={id}>{title}</h3>
+        {children}
+        <p className="event-meta">
+          <span>Created by {creatorName}</span>
+          {pending && <span className="pending-mark">Sending…</span>}
+        </p>
+      </div>
+      {manage && (
+        <div className="item-actions">
+          <button type="button" className="link-button" aria-haspopup="dialog" onClick={manage.onEdit}>
+            Edit <span className="visually-hidden">{kind}</span>
+          </button>
+          <button
+            type="button"
+            className="link-button link-button-danger"
+            aria-haspopup="dialog"
+            onClick={manage.onDelete}
+          >
+            Delete <span className="visually-hidden">{kind}</span>
+          </button>
+        </div>
+      )}
+    </header>
+  )
+}
