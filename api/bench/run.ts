@@ -16,8 +16,9 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { get as httpGet } from 'node:http'
+import { type AddressInfo, createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -55,6 +56,8 @@ interface Context {
   bubleId?: string
   /** Set by events-2000's (or polls-2000's) `prepare`: the buble with 2,000 events and 2,000 polls. */
   eventsBubleId?: string
+  /** The lists' ETags, for the revalidation scenarios. */
+  etags?: { events?: string; polls?: string }
 }
 
 interface Scenario {
@@ -71,6 +74,13 @@ interface Scenario {
   prepare?: (ctx: Context) => Promise<void>
   /** Its data is seeded straight into PostgreSQL: skipped on the PGlite fallback. */
   needsPostgres?: boolean
+  /** The status every answer must have (default: any 2xx). */
+  expectStatus?: number
+  /**
+   * Also measure a bare Node server sending an answer of the same size from memory: how many such
+   * answers this machine's client can take in at all, beside what Buble reached.
+   */
+  ceiling?: boolean
 }
 
 const bearer = (ctx: Context) => ({ authorization: `Bearer ${ctx.token}` })
@@ -143,9 +153,20 @@ const SCENARIOS: Scenario[] = [
     headers: browser,
     minRatioToBaseline: 0.3,
     needsPostgres: true,
+    ceiling: true,
+    prepare: seedEventsOnce,
+  },
+  {
+    // Issue 10: a client that holds the list asks again with its ETag: a bodiless 304.
+    name: 'events-2000-304',
+    path: (ctx) => `/api/bubles/${ctx.eventsBubleId}/events`,
+    headers: (ctx) => ({ ...browser(ctx), 'if-none-match': ctx.etags?.events ?? '' }),
+    expectStatus: 304,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
     prepare: async (ctx) => {
-      ctx.eventsBubleId = await seedBusyBuble(ctx, 99)
-      await seedEventsAndPolls(ctx, ctx.eventsBubleId, { events: 2_000, polls: 2_000 })
+      await seedEventsOnce(ctx)
+      ctx.etags = { ...ctx.etags, events: await etagOf(ctx, `/api/bubles/${ctx.eventsBubleId}/events`) }
     },
   },
   {
@@ -154,15 +175,39 @@ const SCENARIOS: Scenario[] = [
     path: (ctx) => `/api/bubles/${ctx.eventsBubleId}/polls`,
     headers: browser,
     minRatioToBaseline: 0.3,
+    ceiling: true,
+    needsPostgres: true,
+    prepare: seedEventsOnce,
+  },
+  {
+    name: 'polls-2000-304',
+    path: (ctx) => `/api/bubles/${ctx.eventsBubleId}/polls`,
+    headers: (ctx) => ({ ...browser(ctx), 'if-none-match': ctx.etags?.polls ?? '' }),
+    expectStatus: 304,
+    minRatioToBaseline: 0.3,
     needsPostgres: true,
     prepare: async (ctx) => {
-      if (!ctx.eventsBubleId) {
-        ctx.eventsBubleId = await seedBusyBuble(ctx, 99)
-        await seedEventsAndPolls(ctx, ctx.eventsBubleId, { events: 2_000, polls: 2_000 })
-      }
+      await seedEventsOnce(ctx)
+      ctx.etags = { ...ctx.etags, polls: await etagOf(ctx, `/api/bubles/${ctx.eventsBubleId}/polls`) }
     },
   },
 ]
+
+/** The buble with 2,000 events and 2,000 polls, seeded by the first scenario that needs it. */
+async function seedEventsOnce(ctx: Context): Promise<void> {
+  if (ctx.eventsBubleId) return
+  ctx.eventsBubleId = await seedBusyBuble(ctx, 99)
+  await seedEventsAndPolls(ctx, ctx.eventsBubleId, { events: 2_000, polls: 2_000 })
+}
+
+/** The ETag the server gives an answer now. */
+async function etagOf(ctx: Context, target: string): Promise<string> {
+  const res = await fetch(`${ctx.baseUrl}${target}`, { headers: bearer(ctx) })
+  await res.arrayBuffer()
+  const etag = res.headers.get('etag')
+  if (!res.ok || !etag) throw new Error(`GET ${target} answered ${res.status} without an ETag`)
+  return etag
+}
 
 /** Device benchmarks, run after the load tests. */
 const DEVICE_BENCHMARKS = ['pull-10k', 'push-500'] as const
@@ -174,6 +219,9 @@ interface Measurement {
   p99: number
   requests: number
   non2xx: number
+  bytesPerSecond: number
+  /** Answers of the same size a bare server got through per second (scenarios with `ceiling`). */
+  ceilingRps?: number
   errors: number
   timeouts: number
 }
@@ -227,7 +275,11 @@ function startServer(port: number, dataDir: string, databaseUrl: string | undefi
   }
   if (databaseUrl) env.DATABASE_URL = databaseUrl
   else delete env.DATABASE_URL
-  return spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], { cwd: ROOT, env, stdio: 'inherit' })
+  return spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'api/src/server.ts'],
+    { cwd: ROOT, env, stdio: 'inherit' },
+  )
 }
 
 async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs = 60_000): Promise<unknown> {
@@ -284,16 +336,82 @@ async function measure(scenario: Scenario, ctx: Context, seconds: number): Promi
     connections: CONNECTIONS,
     duration: seconds,
   })
+  const expected = scenario.expectStatus
+  const unexpected = expected
+    ? Object.entries(result.statusCodeStats ?? {}).reduce(
+        (sum, [code, stat]) => sum + (Number(code) === expected ? 0 : (stat?.count ?? 0)),
+        0,
+      )
+    : result.non2xx
   return {
     scenario,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
-    non2xx: result.non2xx,
+    non2xx: unexpected,
     errors: result.errors,
     timeouts: result.timeouts,
+    bytesPerSecond: result.throughput.average,
   }
+}
+
+/**
+ * The most copies of an answer per second this machine's client takes in: a bare Node server in
+ * this process sends the very bytes the scenario got (compressed data is what the client's parser
+ * chews on; a body of one repeated byte goes ten times faster), with nothing else to do.
+ */
+async function measureCeiling(scenario: Scenario, ctx: Context, seconds: number): Promise<number> {
+  const target = typeof scenario.path === 'function' ? scenario.path(ctx) : scenario.path
+  const answer = await rawAnswer(`${ctx.baseUrl}${target}`, scenario.headers?.(ctx) ?? {})
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'buble-ceiling-'))
+  writeFileSync(path.join(dir, 'body'), answer.body)
+  // Its own process, as the real server is: in this one it would share the client's thread.
+  const server = spawn(process.execPath, ['-e', BARE_SERVER, path.join(dir, 'body'), JSON.stringify(answer.headers)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      server.stdout?.once('data', (data: Buffer) => resolve(Number(data.toString().trim())))
+      server.once('exit', (code) => reject(new Error(`the bare server exited with code ${code}`)))
+    })
+    const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, duration: seconds })
+    return result.requests.average
+  } finally {
+    await stopServer(server)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The bare server: one answer from memory, its port on stdout. */
+const BARE_SERVER = `
+const [file, headers] = process.argv.slice(1)
+const body = require('node:fs').readFileSync(file)
+const server = require('node:http').createServer((req, res) => { res.writeHead(200, JSON.parse(headers)); res.end(body) })
+server.listen(0, '127.0.0.1', () => console.log(server.address().port))
+process.on('SIGTERM', () => process.exit(0))`
+
+/** An answer's body as sent (still compressed) and the headers that describe it. */
+function rawAnswer(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ body: Buffer; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const body = Buffer.concat(chunks)
+        const kept: Record<string, string> = { 'content-length': String(body.byteLength) }
+        for (const name of ['content-type', 'content-encoding', 'etag', 'vary', 'cache-control']) {
+          const value = res.headers[name]
+          if (typeof value === 'string') kept[name] = value
+        }
+        resolve({ body, headers: kept })
+      })
+      res.on('error', reject)
+    }).on('error', reject)
+  })
 }
 
 function report(measurements: Measurement[], dbLabel: string): { failedRequests: boolean } {
@@ -301,12 +419,22 @@ function report(measurements: Measurement[], dbLabel: string): { failedRequests:
   const pad = (value: string | number, width: number) => String(value).padStart(width)
   console.log(`\nBuble benchmark — ${dbLabel}, ${CONNECTIONS} connections, ${DURATION} s per scenario\n`)
   console.log(
-    `${'scenario'.padEnd(12)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('non-2xx', 9)}${pad('errors', 8)}${pad('ratio', 8)}`,
+    `${'scenario'.padEnd(16)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('bad', 6)}${pad('errors', 8)}${pad('KB/answer', 11)}${pad('ratio', 8)}`,
   )
   for (const m of measurements) {
     const ratio = baseline && baseline.rps > 0 ? (m.rps / baseline.rps).toFixed(2) : '-'
+    const size = m.rps > 0 ? (m.bytesPerSecond / m.rps / 1024).toFixed(1) : '-'
     console.log(
-      `${m.scenario.name.padEnd(12)}${pad(m.rps.toFixed(0), 10)}${pad(m.p50, 9)}${pad(m.p99, 9)}${pad(m.requests, 10)}${pad(m.non2xx, 9)}${pad(m.errors + m.timeouts, 8)}${pad(ratio, 8)}`,
+      `${m.scenario.name.padEnd(16)}${pad(m.rps.toFixed(0), 9)}${pad(m.p50, 9)}${pad(m.p99, 9)}${pad(m.requests, 10)}${pad(m.non2xx, 6)}${pad(m.errors + m.timeouts, 8)}${pad(size, 11)}${pad(ratio, 8)}`,
+    )
+  }
+  const ceilings = measurements.filter((m) => m.ceilingRps !== undefined)
+  if (ceilings.length > 0)
+    console.log('\nWhat the client can take in (a bare Node server sending the same answer from memory):')
+  for (const m of ceilings) {
+    const ceiling = m.ceilingRps ?? 0
+    console.log(
+      `  ${m.scenario.name}: bare server ${ceiling.toFixed(0)} req/s (${((ceiling / (baseline?.rps || 1)) * 100).toFixed(0)}% of health); Buble reached ${((m.rps / (ceiling || 1)) * 100).toFixed(0)}% of it`,
     )
   }
 
@@ -329,7 +457,7 @@ function report(measurements: Measurement[], dbLabel: string): { failedRequests:
   const failed = measurements.filter((m) => m.non2xx + m.errors + m.timeouts > 0)
   for (const m of failed) {
     console.error(
-      `\nERROR: ${m.scenario.name}: ${m.non2xx} non-2xx answers, ${m.errors} connection errors, ${m.timeouts} timeouts`,
+      `\nERROR: ${m.scenario.name}: ${m.non2xx} answers with an unexpected status, ${m.errors} connection errors, ${m.timeouts} timeouts`,
     )
   }
   return { failedRequests: failed.length > 0 }
@@ -395,7 +523,9 @@ async function main(): Promise<number> {
       await scenario.prepare?.(ctx)
       console.log(`${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s…`)
       if (WARMUP > 0) await measure(scenario, ctx, WARMUP)
-      measurements.push(await measure(scenario, ctx, DURATION))
+      const measured = await measure(scenario, ctx, DURATION)
+      if (scenario.ceiling) measured.ceilingRps = await measureCeiling(scenario, ctx, DURATION)
+      measurements.push(measured)
     }
     const { failedRequests } = report(measurements, database.label)
     const devices = await runDeviceBenchmarks(baseUrl, database.url, only)

@@ -4,7 +4,6 @@ import { LIMITS } from '@buble/shared/constants'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
-import { secureHeaders } from 'hono/secure-headers'
 import { generateSpecs } from 'hono-openapi'
 import type { Deps } from './deps.ts'
 import { authRoutes } from './features/auth/routes.ts'
@@ -45,6 +44,7 @@ import { AppError, errorHandler, notFound } from './lib/errors.ts'
 import { describe } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
 import { createSafeFetch } from './lib/safe-fetch.ts'
+import { securityHeaders } from './lib/security-headers.ts'
 import type { MutationHandlers } from './lib/sync-sources.ts'
 
 /** Options only code can set (test servers), never the environment or a config file. */
@@ -172,7 +172,7 @@ export const CONTENT_SECURITY_POLICY = {
 export function createApp(deps: Deps, services: Services = createServices(deps), options: AppOptions = {}) {
   const app = new Hono<AppEnv>()
   app.use(
-    secureHeaders({
+    securityHeaders({
       contentSecurityPolicy: CONTENT_SECURITY_POLICY,
       referrerPolicy: 'strict-origin-when-cross-origin',
       xContentTypeOptions: 'nosniff',

@@ -271,6 +271,38 @@ describe.each(backends())('events on %s', (backend) => {
     )
   })
 
+  test('the list carries an ETag: asked again with it, a bodiless 304 until something changes', async () => {
+    const k = await club()
+    const event = await createEvent(k.creator, k.bubleId)
+    const first = await call(k.member, 'GET', `/api/bubles/${k.bubleId}/events`)
+    const etag = first.headers.get('etag')
+    expect(etag).toMatch(/^W\/"[\w-]+"$/)
+    expect(first.headers.get('cache-control')).toBe('private, no-cache')
+    const again = await h.call('GET', `/api/bubles/${k.bubleId}/events`, {
+      token: k.member.token,
+      headers: { 'if-none-match': etag! },
+    })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    expect(again.headers.get('etag')).toBe(etag)
+    await call(k.admin, 'POST', `/api/events/${event.id}/rsvp`, { status: 'maybe' })
+    const changed = await h.call('GET', `/api/bubles/${k.bubleId}/events`, {
+      token: k.member.token,
+      headers: { 'if-none-match': etag! },
+    })
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('etag')).not.toBe(etag)
+    expect((await changed.json())[0].rsvps).toEqual([
+      { user_id: k.admin.id, status: 'maybe', user: { name: k.admin.name } },
+    ])
+    // An outsider learns nothing from a validator either.
+    const outsider = await h.call('GET', `/api/bubles/${k.bubleId}/events`, {
+      token: k.outsider.token,
+      headers: { 'if-none-match': changed.headers.get('etag')! },
+    })
+    expect(outsider.status).toBe(404)
+  })
+
   describe('in sync', () => {
     test('an RSVP pushed twice in one push and again in another is applied once', async () => {
       const k = await club()
