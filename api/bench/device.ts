@@ -8,8 +8,8 @@ import { SyncEngine } from '@buble/sync/client/engine'
 import type { LocalDb } from '@buble/sync/client/local-db'
 import { recordingTransport, testDb } from '@buble/sync/client/test-kit'
 import { createFetchTransport } from '@buble/sync/client/transport'
-import pg from 'pg'
 import { v7 as uuidv7 } from 'uuid'
+import { seedTransaction } from './seed.ts'
 
 export interface DeviceContext {
   baseUrl: string
@@ -28,9 +28,6 @@ export interface DeviceResult {
   /** A count that is wrong makes the run fail: lost or doubled data is never a matter of speed. */
   error?: string
 }
-
-// The version lock of lib/sync-writes.ts: the seed writes versions in order like any writer.
-const VERSION_LOCK = 4_201_201
 
 /** A device for `ctx`'s user, recording every push answer. */
 function device(ctx: DeviceContext, db: LocalDb, isOnline?: () => boolean) {
@@ -53,15 +50,10 @@ function device(ctx: DeviceContext, db: LocalDb, isOnline?: () => boolean) {
  * Answers how many changes a fresh device of the bench user will pull.
  */
 export async function seedBubles(ctx: DeviceContext, bubles: number, membersPerBuble: number): Promise<number> {
-  if (!ctx.databaseUrl) throw new Error('seeding needs PostgreSQL')
-  const client = new pg.Client({ connectionString: ctx.databaseUrl })
-  await client.connect()
   const run = uuidv7().slice(-12)
   const bubleIds = Array.from({ length: bubles }, () => uuidv7())
   const userIds = Array.from({ length: bubles * membersPerBuble }, () => uuidv7())
-  try {
-    await client.query('begin')
-    await client.query('select pg_advisory_xact_lock($1)', [VERSION_LOCK])
+  await seedTransaction(ctx.databaseUrl, 'analyze users, bubles, memberships', async (client) => {
     await client.query(
       `insert into users (id, name, email, email_verified, status)
        select id, 'Seeded Member ' || n, 'seed-' || $2 || '-' || n || '@example.com', true, 'active'
@@ -90,15 +82,7 @@ export async function seedBubles(ctx: DeviceContext, bubles: number, membersPerB
     await client.query(`update bubles set changed_version = nextval('sync_version') where id = any($1::uuid[])`, [
       bubleIds,
     ])
-    await client.query('commit')
-    // Planner statistics as autovacuum keeps them on a live database (a bulk load outruns it).
-    await client.query('analyze users, bubles, memberships')
-  } catch (err) {
-    await client.query('rollback').catch(() => {})
-    throw err
-  } finally {
-    await client.end()
-  }
+  })
   return bubles + bubles * (membersPerBuble + 1)
 }
 
@@ -108,15 +92,10 @@ export async function seedBubles(ctx: DeviceContext, bubles: number, membersPerB
  * members tab (the unread benchmark's "busy buble"). Answers the buble's id.
  */
 export async function seedBusyBuble(ctx: DeviceContext, members: number): Promise<string> {
-  if (!ctx.databaseUrl) throw new Error('seeding needs PostgreSQL')
-  const client = new pg.Client({ connectionString: ctx.databaseUrl })
-  await client.connect()
   const run = uuidv7().slice(-12)
   const bubleId = uuidv7()
   const userIds = Array.from({ length: members }, () => uuidv7())
-  try {
-    await client.query('begin')
-    await client.query('select pg_advisory_xact_lock($1)', [VERSION_LOCK])
+  await seedTransaction(ctx.databaseUrl, 'analyze users, bubles, memberships', async (client) => {
     await client.query(
       `insert into users (id, name, email, email_verified, status)
        select id, 'Busy Member ' || n, 'busy-' || $2 || '-' || n || '@example.com', true, 'active'
@@ -143,15 +122,7 @@ export async function seedBusyBuble(ctx: DeviceContext, members: number): Promis
       ],
     )
     await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
-    await client.query('commit')
-    // Planner statistics as autovacuum keeps them on a live database (a bulk load outruns it).
-    await client.query('analyze users, bubles, memberships')
-  } catch (err) {
-    await client.query('rollback').catch(() => {})
-    throw err
-  } finally {
-    await client.end()
-  }
+  })
   return bubleId
 }
 

@@ -4,10 +4,9 @@
  * voting in `perMember` polls, with the totals the service would have kept.
  */
 
-import pg from 'pg'
 import type { DeviceContext } from './device.ts'
+import { seedTransaction } from './seed.ts'
 
-const VERSION_LOCK = 4_201_201
 const RSVP = `(array['going','maybe','cant_go'])`
 
 export async function seedEventsAndPolls(
@@ -15,12 +14,8 @@ export async function seedEventsAndPolls(
   bubleId: string,
   { events, polls, perMember = 20 }: { events: number; polls: number; perMember?: number },
 ): Promise<void> {
-  if (!ctx.databaseUrl) throw new Error('seeding needs PostgreSQL')
-  const client = new pg.Client({ connectionString: ctx.databaseUrl })
-  await client.connect()
-  try {
-    await client.query('begin')
-    await client.query('select pg_advisory_xact_lock($1)', [VERSION_LOCK])
+  const maintenance = 'vacuum analyze events, event_rsvps, polls, poll_options, poll_votes'
+  await seedTransaction(ctx.databaseUrl, maintenance, async (client) => {
     await client.query(
       `create temporary table people on commit drop as
        select row_number() over (order by user_id) as k, user_id from memberships where buble_id = $1`,
@@ -75,12 +70,5 @@ export async function seedEventsAndPolls(
       [bubleId],
     )
     await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
-    await client.query('commit')
-    await client.query('vacuum analyze events, event_rsvps, polls, poll_options, poll_votes')
-  } catch (err) {
-    await client.query('rollback').catch(() => {})
-    throw err
-  } finally {
-    await client.end()
-  }
+  })
 }

@@ -3,10 +3,8 @@
  * (positions 1…n, oldest first, as the service numbers them), with comments and reactions on each.
  */
 
-import pg from 'pg'
 import type { DeviceContext } from './device.ts'
-
-const VERSION_LOCK = 4_201_201
+import { seedTransaction } from './seed.ts'
 
 export async function seedWall(
   ctx: DeviceContext,
@@ -17,12 +15,7 @@ export async function seedWall(
     reactionsPerPost = 3,
   }: { posts: number; commentsPerPost?: number; reactionsPerPost?: number },
 ): Promise<void> {
-  if (!ctx.databaseUrl) throw new Error('seeding needs PostgreSQL')
-  const client = new pg.Client({ connectionString: ctx.databaseUrl })
-  await client.connect()
-  try {
-    await client.query('begin')
-    await client.query('select pg_advisory_xact_lock($1)', [VERSION_LOCK])
+  await seedTransaction(ctx.databaseUrl, 'vacuum analyze posts, comments, post_reactions', async (client) => {
     // Authors: the buble's members other than the bench user, in turn.
     await client.query(
       `create temporary table authors on commit drop as
@@ -61,13 +54,5 @@ export async function seedWall(
       [bubleId, reactionsPerPost, authors],
     )
     await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
-    await client.query('commit')
-    // Planner statistics and the visibility map as autovacuum keeps them on a live database.
-    await client.query('vacuum analyze posts, comments, post_reactions')
-  } catch (err) {
-    await client.query('rollback').catch(() => {})
-    throw err
-  } finally {
-    await client.end()
-  }
+  })
 }

@@ -22,38 +22,20 @@ export async function currentMemberRefs(
 }
 
 /**
- * A row carries its author (or creator) as they were when the row last changed; the member list
- * follows profile changes. Rows by current members show the member list's name and picture.
+ * A row carries its maker (`author` of posts and comments, `creator` of events and polls) as they
+ * were when the row last changed; the member list follows profile changes. Rows by current members
+ * show the member list's name and picture (an `author_name` beside the author too).
  */
-export async function withCurrentAuthors<T extends { author: MemberRef; author_name: string }>(
+export async function withCurrentMakers<K extends 'author' | 'creator', T extends Record<K, MemberRef>>(
   db: LocalDb,
   bubleId: string,
   rows: T[],
+  key: K,
 ): Promise<T[]> {
-  const current = await currentMemberRefs(
-    db,
-    bubleId,
-    rows.map((row) => row.author?.id),
-  )
+  const current = await currentMemberRefs(db, bubleId, rows.map((row) => row[key]?.id))
   return rows.map((row) => {
-    const author = current.get(row.author?.id)
-    return author ? { ...row, author, author_name: author.name } : row
-  })
-}
-
-/** The same for events and polls, whose maker is their `creator`. */
-export async function withCurrentCreators<T extends { creator: MemberRef }>(
-  db: LocalDb,
-  bubleId: string,
-  rows: T[],
-): Promise<T[]> {
-  const current = await currentMemberRefs(
-    db,
-    bubleId,
-    rows.map((row) => row.creator?.id),
-  )
-  return rows.map((row) => {
-    const creator = current.get(row.creator?.id)
-    return creator ? { ...row, creator } : row
+    const maker = current.get(row[key]?.id)
+    if (!maker) return row
+    return key === 'author' ? { ...row, author: maker, author_name: maker.name } : { ...row, [key]: maker }
   })
 }

@@ -11,6 +11,7 @@ import { type Actor, type LocalDb, localDbName, openLocalDb, writeMeta } from '@
 import { rememberServerChanges } from '@buble/sync/client/replica'
 import { startStream } from '@buble/sync/client/stream'
 import type { Change, HandledMutation, MutationInput } from '@buble/sync/protocol'
+import { v7 as uuidv7 } from 'uuid'
 import type { ApiClient } from '../session/api-client.ts'
 import { exclusively, locks, roundLock } from './locks.ts'
 import { apiTransport, toTransportError } from './transport.ts'
@@ -27,6 +28,20 @@ export interface Device {
   /** Deletes this user's data from the device when it closes (an explicit sign-out). */
   forgetOnClose(): void
   close(): void
+}
+
+/**
+ * Queues a create whose id this device chooses (UUIDv7, as every client-chosen id in the app), so
+ * the row made offline keeps it. Answers the new row's id.
+ */
+export async function createRow<N extends HandledMutation>(
+  device: Pick<Device, 'mutate'>,
+  name: N,
+  input: Omit<MutationInput<N>, 'id'>,
+): Promise<string> {
+  const id = uuidv7()
+  await device.mutate(name, { id, ...input } as MutationInput<N>)
+  return id
 }
 
 export interface DeviceOptions {

@@ -5,33 +5,36 @@ import type { Poll } from '@buble/shared/polls'
 import type { LocalRow } from '@buble/sync/client/local-db'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo } from 'react'
-import { v7 as uuidv7 } from 'uuid'
-import { withCurrentCreators } from './authors.ts'
+import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
+import { createRow } from './device.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalEvent = BubleEvent & LocalRow
 export type LocalPoll = Poll & LocalRow
 
-/** A buble's events, soonest first (CONTRACT §6); undefined while loading. */
-export function useEvents(bubleId: string): LocalEvent[] | undefined {
+/** A buble's rows of `table` in `order`, with their creators as the member list names them now; undefined while loading. */
+function useBubleRows<T extends LocalEvent | LocalPoll>(
+  table: 'events' | 'polls',
+  bubleId: string,
+  order: (a: T, b: T) => number,
+): T[] | undefined {
   const { db } = useDevice()
   return useLiveQuery(async () => {
-    const rows = (await db.events.where('buble_id').equals(bubleId).toArray()) as LocalEvent[]
-    rows.sort((a, b) => a.event_time.localeCompare(b.event_time) || a.id.localeCompare(b.id))
-    return withCurrentCreators(db, bubleId, rows)
+    const rows = (await db.table(table).where('buble_id').equals(bubleId).toArray()) as T[]
+    return withCurrentMakers(db, bubleId, rows.sort(order), 'creator')
   }, [db, bubleId])
 }
 
+const soonestFirst = (a: LocalEvent, b: LocalEvent) =>
+  a.event_time.localeCompare(b.event_time) || a.id.localeCompare(b.id)
+const newestFirst = (a: LocalPoll, b: LocalPoll) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)
+
+/** A buble's events, soonest first (CONTRACT §6); undefined while loading. */
+export const useEvents = (bubleId: string) => useBubleRows('events', bubleId, soonestFirst)
+
 /** A buble's polls, newest first (CONTRACT §3.3); undefined while loading. */
-export function usePolls(bubleId: string): LocalPoll[] | undefined {
-  const { db } = useDevice()
-  return useLiveQuery(async () => {
-    const rows = (await db.polls.where('buble_id').equals(bubleId).toArray()) as LocalPoll[]
-    rows.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))
-    return withCurrentCreators(db, bubleId, rows)
-  }, [db, bubleId])
-}
+export const usePolls = (bubleId: string) => useBubleRows('polls', bubleId, newestFirst)
 
 /** What a new event is made of: CreateEventBody as a form gives it, without the id. */
 export type NewEvent = { buble_id: string } & Omit<CreateEventBody, 'id' | 'description' | 'location' | 'external_url' | 'external_source'> & {
@@ -49,19 +52,12 @@ export function useEventActions() {
   const device = useDevice()
   return useMemo(
     () => ({
-      async createEvent(event: NewEvent): Promise<string> {
-        const id = uuidv7()
-        await device.mutate('event.create', { id, ...event })
-        return id
-      },
+      createEvent: (event: NewEvent) => createRow(device, 'event.create', event),
       updateEvent: (id: string, changes: UpdateEventBody) => device.mutate('event.update', { id, ...changes }),
       deleteEvent: (id: string) => device.mutate('event.delete', { id }),
       rsvp: (eventId: string, status: RsvpStatus) => device.mutate('event.rsvp', { event_id: eventId, status }),
-      async createPoll(poll: { buble_id: string; question: string; options: string[] }): Promise<string> {
-        const id = uuidv7()
-        await device.mutate('poll.create', { id, ...poll })
-        return id
-      },
+      createPoll: (poll: { buble_id: string; question: string; options: string[] }) =>
+        createRow(device, 'poll.create', poll),
       updatePoll: (id: string, changes: { question?: string; options?: string[] }) =>
         device.mutate('poll.update', { id, ...changes }),
       deletePoll: (id: string) => device.mutate('poll.delete', { id }),

@@ -5,9 +5,9 @@ import type { LocalDb, LocalRow } from '@buble/sync/client/local-db'
 import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
-import { v7 as uuidv7 } from 'uuid'
+import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
-import { withCurrentAuthors } from './authors.ts'
+import { createRow } from './device.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalPost = Post & LocalRow
@@ -22,7 +22,7 @@ async function newestPosts(db: LocalDb, bubleId: string, limit: number): Promise
     .reverse()
     .limit(limit)
     .toArray()) as LocalPost[]
-  return withCurrentAuthors(db, bubleId, rows)
+  return withCurrentMakers(db, bubleId, rows, 'author')
 }
 
 export interface WallPosts {
@@ -62,7 +62,7 @@ export function useComments(postId: string): LocalComment[] | undefined {
   return useLiveQuery(async () => {
     const rows = (await db.comments.where('post_id').equals(postId).toArray()) as LocalComment[]
     rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
-    return rows[0] ? withCurrentAuthors(db, rows[0].buble_id, rows) : rows
+    return rows[0] ? withCurrentMakers(db, rows[0].buble_id, rows, 'author') : rows
   }, [db, postId])
 }
 
@@ -112,18 +112,11 @@ export function useWallActions() {
   const device = useDevice()
   return useMemo(
     () => ({
-      async createPost(post: NewPost): Promise<string> {
-        const id = uuidv7()
-        await device.mutate('post.create', { id, ...post })
-        return id
-      },
+      createPost: (post: NewPost) => createRow(device, 'post.create', post),
       updatePost: (id: string, content: string) => device.mutate('post.update', { id, content }),
       deletePost: (id: string) => device.mutate('post.delete', { id }),
-      async createComment(postId: string, content: string): Promise<string> {
-        const id = uuidv7()
-        await device.mutate('comment.create', { id, post_id: postId, content })
-        return id
-      },
+      createComment: (postId: string, content: string) =>
+        createRow(device, 'comment.create', { post_id: postId, content }),
       updateComment: (id: string, content: string) => device.mutate('comment.update', { id, content }),
       deleteComment: (id: string) => device.mutate('comment.delete', { id }),
       /** Adds (on) or removes the user's reaction of one type. */

@@ -4,6 +4,7 @@ import type { BubleEvent, RsvpStatus } from '@buble/shared/events'
 import type { BubleRole, Permission } from '@buble/shared/permissions'
 import { ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
 import { type Poll, pollOptionId } from '@buble/shared/polls'
+import type { ExternalEvent } from '@buble/shared/providers'
 import type { Change, PushBody } from '@buble/sync/protocol'
 import { json, type Reply } from './fake-fetch.ts'
 import {
@@ -19,6 +20,24 @@ import {
 } from './fixtures.ts'
 import { renderApp } from './render-app.tsx'
 import type { TestServer } from './test-device.ts'
+
+/** The local events finder's search window when the clock says 2026-12-20 10:00 UTC: a month from now. */
+export const FINDER_WINDOW = 'startDateTime=2026-12-20T10%3A00%3A00Z&endDateTime=2027-01-20T10%3A00%3A00Z&size=20'
+
+/** A Ticketmaster event as the finder gets it, every field filled in. */
+export const midwinterJazz: ExternalEvent = {
+  id: 'tm-1',
+  title: 'Midwinter Jazz',
+  description: 'Bring warm clothes.',
+  location: 'Fasching, Stockholm',
+  startDate: '2026-12-24T18:00:00.000Z',
+  endDate: '2026-12-24T22:00:00.000Z',
+  price: '350–895.5 SEK',
+  category: 'Music',
+  source: 'ticketmaster',
+  url: 'https://www.ticketmaster.se/event/midwinter-jazz',
+  image: 'https://s1.ticketm.net/2048.jpg',
+}
 
 let count = 0
 const nextId = (kind: string) => `0190f5b4-4${kind}00-7000-8000-${String(++count).padStart(12, '0')}`

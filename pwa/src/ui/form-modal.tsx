@@ -14,11 +14,15 @@ export interface EditorModalProps<Values, Draft = Values> {
   onClose: () => void
 }
 
+/** Thrown by a form's `onSubmit` to show its own message instead of `failure` (a problem the user can fix, the server's answer). */
+export class FormProblem extends Error {}
+
 interface FormModalProps {
   title: string
+  size?: 'small' | 'medium'
   submitLabel: string
   busyLabel: string
-  /** Shown when `onSubmit` throws. */
+  /** Shown when `onSubmit` throws anything but a `FormProblem`. */
   failure: string
   /** Checks and saves; answers false when the form shows problems of its own and stays open. */
   onSubmit: () => Promise<boolean>
@@ -26,8 +30,43 @@ interface FormModalProps {
   children: ReactNode
 }
 
+/**
+ * The FormModal of an editor: `check` answers the values to save, or null when the form shows
+ * problems of its own; the values go to `onSubmit`, and the modal closes when that succeeds.
+ */
+export function EditorFormModal<Values>({
+  editor: { heading, onSubmit, ...texts },
+  check,
+  children,
+}: {
+  editor: Omit<EditorModalProps<Values, unknown>, 'initial'>
+  check: () => Values | null
+  children: ReactNode
+}) {
+  async function submit(): Promise<boolean> {
+    const values = check()
+    if (values === null) return false
+    await onSubmit(values)
+    return true
+  }
+  return (
+    <FormModal title={heading} onSubmit={submit} {...texts}>
+      {children}
+    </FormModal>
+  )
+}
+
 /** A form in a modal: Cancel and submit in the footer, busy while saving, the failure text inside; closes on success. */
-export function FormModal({ title, submitLabel, busyLabel, failure, onSubmit, onClose, children }: FormModalProps) {
+export function FormModal({
+  title,
+  size = 'medium',
+  submitLabel,
+  busyLabel,
+  failure,
+  onSubmit,
+  onClose,
+  children,
+}: FormModalProps) {
   const formId = useId()
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -39,8 +78,11 @@ export function FormModal({ title, submitLabel, busyLabel, failure, onSubmit, on
     try {
       if (await onSubmit()) return onClose()
     } catch (err) {
-      console.error(failure, err)
-      setError(failure)
+      if (err instanceof FormProblem) setError(err.message)
+      else {
+        console.error(failure, err)
+        setError(failure)
+      }
     }
     setBusy(false)
   }
@@ -48,7 +90,7 @@ export function FormModal({ title, submitLabel, busyLabel, failure, onSubmit, on
   return (
     <Modal
       title={title}
-      size="medium"
+      size={size}
       onClose={busy ? undefined : onClose}
       actions={
         <>

@@ -1,9 +1,8 @@
 import ICAL from 'ical.js'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { backends } from '../../testing/databases.ts'
-import { createHarness, type Harness } from '../../testing/harness.ts'
 import { calendarDisposition } from './calendar.ts'
-import { clubKit } from './test-club.ts'
+import { clubSuite } from './test-club.ts'
 
 /**
  * "Add to calendar": GET /api/events/:id/calendar.ics answers an RFC 5545 file, read back here by
@@ -13,12 +12,7 @@ import { clubKit } from './test-club.ts'
 const octets = (line: string) => Buffer.byteLength(line, 'utf8')
 
 describe.each(backends())('the calendar file on %s', (backend) => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off' })
-  })
-  afterAll(() => h?.close())
-  const { call, club, expectStatus } = clubKit(() => h)
+  const { h, call, club, expectStatus } = clubSuite(backend)
 
   test('an external event: the fields, UTC times, an hour long, escaped text and lines folded at 75 octets', async () => {
     const k = await club()
@@ -34,10 +28,10 @@ describe.each(backends())('the calendar file on %s', (backend) => {
       }),
       201,
     )
-    h.clock.advance(60_000)
+    h().clock.advance(60_000)
     await call(k.member, 'PUT', `/api/events/${event.id}`, { location: 'Utö, Stockholm' })
-    const editedAt = h.clock.now
-    h.clock.advance(60_000)
+    const editedAt = h().clock.now
+    h().clock.advance(60_000)
     const res = await call(k.owner, 'GET', `/api/events/${event.id}/calendar.ics`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8')
@@ -78,7 +72,7 @@ describe.each(backends())('the calendar file on %s', (backend) => {
     expect(time('dtstart')).toBe('2026-06-19T16:30:00.000Z')
     expect(time('dtend')).toBe('2026-06-19T17:30:00.000Z')
     expect((value('dtstart') as ICAL.Time).zone?.tzid).toBe('UTC')
-    expect(time('dtstamp')).toBe(new Date(Math.floor(h.clock.now.getTime() / 1000) * 1000).toISOString())
+    expect(time('dtstamp')).toBe(new Date(Math.floor(h().clock.now.getTime() / 1000) * 1000).toISOString())
     expect(time('last-modified')).toBe(new Date(Math.floor(editedAt.getTime() / 1000) * 1000).toISOString())
 
     // The UID stays when the event changes, so a calendar updates its copy.

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { eventRsvps, events } from '../../db/schema.ts'
 import { backends } from '../../testing/databases.ts'
-import { createHarness, type Harness } from '../../testing/harness.ts'
 import { mutation, pullAll, push } from '../../testing/sync.ts'
-import { type Club, clubKit, type Person, type Who } from './test-club.ts'
+import { type Club, CREATE_MATRIX, clubSuite, DELETE_MATRIX, EDIT_MATRIX, type Person } from './test-club.ts'
 
 /**
  * Events (CONTRACT §3.3, §5, §6): who may create, edit and delete, RSVPs that replace each other,
@@ -16,12 +15,7 @@ const EVENT_NOT_FOUND = { code: 'NOT_FOUND', message: 'Event not found' }
 const BUBLE_NOT_FOUND = { code: 'NOT_FOUND', message: 'Buble not found' }
 
 describe.each(backends())('events on %s', (backend) => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off' })
-  })
-  afterAll(() => h?.close())
-  const { call, club, expectStatus } = clubKit(() => h)
+  const { h, call, club, expectStatus, expectNotFound } = clubSuite(backend)
 
   const createEvent = async (who: Person, bubleId: string, body: Record<string, unknown> = {}) =>
     expectStatus(
@@ -35,7 +29,7 @@ describe.each(backends())('events on %s', (backend) => {
   const list = async (who: Person, bubleId: string) =>
     expectStatus(await call(who, 'GET', `/api/bubles/${bubleId}/events`), 200)
   const versionOf = async (id: string) =>
-    (await h.database.db.select({ v: events.version }).from(events).where(eq(events.id, id)))[0]?.v
+    (await h().database.db.select({ v: events.version }).from(events).where(eq(events.id, id)))[0]?.v
 
   // Shared across the matrices: one club, a fresh event by the creator per row.
   let c: Club
@@ -62,7 +56,7 @@ describe.each(backends())('events on %s', (backend) => {
       event_time: '2026-06-19T16:00:00.000Z',
       creator_id: c.creator.id,
       creator: { id: c.creator.id, name: c.creator.name, avatar_url: null },
-      created_at: h.clock.now.toISOString(),
+      created_at: h().clock.now.toISOString(),
       external_url: null,
       external_source: null,
       rsvps: [],
@@ -94,17 +88,7 @@ describe.each(backends())('events on %s', (backend) => {
     }
   })
 
-  // [who, allowed]; the creator row does not apply to creating.
-  const CREATE: [Who, number][] = [
-    ['owner', 201],
-    ['admin', 201],
-    ['moderator', 201],
-    ['member', 201],
-    ['manager', 201],
-    ['revoked', 403],
-    ['outsider', 404],
-  ]
-  test.each(CREATE)('create by the %s → %i', async (who, status) => {
+  test.each(CREATE_MATRIX)('create by the %s → %i', async (who, status) => {
     const title = `Made by ${who} ${randomUUID()}`
     const res = await call(c[who], 'POST', `/api/bubles/${c.bubleId}/events`, {
       title,
@@ -118,18 +102,7 @@ describe.each(backends())('events on %s', (backend) => {
     expect(titles.includes(title)).toBe(status === 201)
   })
 
-  // An event made by `creator`; [who, allowed status].
-  const MANAGE: [Who, number][] = [
-    ['creator', 200],
-    ['owner', 200],
-    ['admin', 200],
-    ['moderator', 200],
-    ['manager', 200],
-    ['member', 403],
-    ['revoked', 403],
-    ['outsider', 404],
-  ]
-  test.each(MANAGE)('edit of the creator’s event by the %s → %i', async (who, status) => {
+  test.each(EDIT_MATRIX)('edit of the creator’s event by the %s → %i', async (who, status) => {
     const event = await createEvent(c.creator, c.bubleId, { title: 'Before' })
     const res = await call(c[who], 'PUT', `/api/events/${event.id}`, { title: 'After', location: 'Moved' })
     const body = await expectStatus(res, status)
@@ -143,19 +116,16 @@ describe.each(backends())('events on %s', (backend) => {
     )
   })
 
-  test.each(MANAGE.map(([who, status]): [Who, number] => [who, status === 200 ? 204 : status]))(
-    'delete of the creator’s event by the %s → %i',
-    async (who, status) => {
-      const event = await createEvent(c.creator, c.bubleId, { title: 'Doomed?' })
-      await call(c.member, 'POST', `/api/events/${event.id}/rsvp`, { status: 'going' })
-      const body = await expectStatus(await call(c[who], 'DELETE', `/api/events/${event.id}`), status)
-      if (status === 404) expect(body).toEqual(EVENT_NOT_FOUND)
-      const ids = (await list(c.owner, c.bubleId)).map((e: { id: string }) => e.id)
-      expect(ids.includes(event.id)).toBe(status !== 204)
-      const rsvps = await h.database.db.select().from(eventRsvps).where(eq(eventRsvps.eventId, event.id))
-      expect(rsvps).toHaveLength(status === 204 ? 0 : 1)
-    },
-  )
+  test.each(DELETE_MATRIX)('delete of the creator’s event by the %s → %i', async (who, status) => {
+    const event = await createEvent(c.creator, c.bubleId, { title: 'Doomed?' })
+    await call(c.member, 'POST', `/api/events/${event.id}/rsvp`, { status: 'going' })
+    const body = await expectStatus(await call(c[who], 'DELETE', `/api/events/${event.id}`), status)
+    if (status === 404) expect(body).toEqual(EVENT_NOT_FOUND)
+    const ids = (await list(c.owner, c.bubleId)).map((e: { id: string }) => e.id)
+    expect(ids.includes(event.id)).toBe(status !== 204)
+    const rsvps = await h().database.db.select().from(eventRsvps).where(eq(eventRsvps.eventId, event.id))
+    expect(rsvps).toHaveLength(status === 204 ? 0 : 1)
+  })
 
   test('any member answers; a new answer replaces the earlier one; the same answer changes nothing', async () => {
     const event = await createEvent(c.creator, c.bubleId)
@@ -164,9 +134,9 @@ describe.each(backends())('events on %s', (backend) => {
       200,
     )
     expect(first.rsvps).toEqual([{ user_id: c.revoked.id, status: 'maybe', user: { name: c.revoked.name } }])
-    h.clock.advance(1000)
+    h().clock.advance(1000)
     await call(c.owner, 'POST', `/api/events/${event.id}/rsvp`, { status: 'going' })
-    h.clock.advance(1000)
+    h().clock.advance(1000)
     // Replaced, not re-added: the first answer keeps its place.
     const changed = await expectStatus(
       await call(c.revoked, 'POST', `/api/events/${event.id}/rsvp`, { status: 'cant_go' }),
@@ -225,31 +195,21 @@ describe.each(backends())('events on %s', (backend) => {
 
   test('a non-member gets 404 on every route, and a path id that is no UUID names nothing', async () => {
     const event = await createEvent(c.creator, c.bubleId, { title: 'Members only' })
-    const calls: [string, string, unknown?][] = [
+    await expectNotFound(c.outsider, [
       ['GET', `/api/bubles/${c.bubleId}/events`],
       ['POST', `/api/bubles/${c.bubleId}/events`, { title: 'x', event_time: '2026-01-01T10:00:00Z' }],
       ['PUT', `/api/events/${event.id}`, { title: 'x' }],
       ['DELETE', `/api/events/${event.id}`],
       ['POST', `/api/events/${event.id}/rsvp`, { status: 'going' }],
       ['GET', `/api/events/${event.id}/calendar.ics`],
-    ]
-    for (const [method, path, body] of calls) {
-      const res = await call(c.outsider, method, path, body)
-      expect({ path, status: res.status, code: (await res.json()).code }).toEqual({
-        path,
-        status: 404,
-        code: 'NOT_FOUND',
-      })
-    }
-    for (const [method, path, body] of [
+    ])
+    await expectNotFound(c.member, [
       ['GET', '/api/bubles/not-a-uuid/events'],
       ['PUT', '/api/events/123', { title: 'x' }],
       ['DELETE', '/api/events/123'],
       ['POST', '/api/events/123/rsvp', { status: 'going' }],
       ['GET', '/api/events/123/calendar.ics'],
-    ] as [string, string, unknown?][]) {
-      expect((await call(c.member, method, path, body)).status, path).toBe(404)
-    }
+    ])
     const stored = (await list(c.owner, c.bubleId)).find((e: { id: string }) => e.id === event.id)
     expect(stored).toMatchObject({ title: 'Members only', rsvps: [] })
     expect((await call(undefined, 'GET', `/api/bubles/${c.bubleId}/events`)).status).toBe(401)
@@ -278,7 +238,7 @@ describe.each(backends())('events on %s', (backend) => {
     const etag = first.headers.get('etag')
     expect(etag).toMatch(/^W\/"[\w-]+"$/)
     expect(first.headers.get('cache-control')).toBe('private, no-cache')
-    const again = await h.call('GET', `/api/bubles/${k.bubleId}/events`, {
+    const again = await h().call('GET', `/api/bubles/${k.bubleId}/events`, {
       token: k.member.token,
       headers: { 'if-none-match': etag! },
     })
@@ -286,7 +246,7 @@ describe.each(backends())('events on %s', (backend) => {
     expect(await again.text()).toBe('')
     expect(again.headers.get('etag')).toBe(etag)
     await call(k.admin, 'POST', `/api/events/${event.id}/rsvp`, { status: 'maybe' })
-    const changed = await h.call('GET', `/api/bubles/${k.bubleId}/events`, {
+    const changed = await h().call('GET', `/api/bubles/${k.bubleId}/events`, {
       token: k.member.token,
       headers: { 'if-none-match': etag! },
     })
@@ -296,7 +256,7 @@ describe.each(backends())('events on %s', (backend) => {
       { user_id: k.admin.id, status: 'maybe', user: { name: k.admin.name } },
     ])
     // An outsider learns nothing from a validator either.
-    const outsider = await h.call('GET', `/api/bubles/${k.bubleId}/events`, {
+    const outsider = await h().call('GET', `/api/bubles/${k.bubleId}/events`, {
       token: k.outsider.token,
       headers: { 'if-none-match': changed.headers.get('etag')! },
     })
@@ -307,27 +267,27 @@ describe.each(backends())('events on %s', (backend) => {
     test('an RSVP pushed twice in one push and again in another is applied once', async () => {
       const k = await club()
       const event = await createEvent(k.creator, k.bubleId)
-      const cursor = (await pullAll(h, k.owner.token)).cursor
+      const cursor = (await pullAll(h(), k.owner.token)).cursor
       const answer = mutation('event.rsvp', { event_id: event.id, status: 'maybe' })
-      const first = await push(h, k.member.token, [answer, answer])
+      const first = await push(h(), k.member.token, [answer, answer])
       expect(first.map((r) => r.status)).toEqual(['applied', 'duplicate'])
       expect(first[0]!.data).toMatchObject({ rsvps: [{ user_id: k.member.id, status: 'maybe' }] })
       // The member changes their mind on the web meanwhile; the replay must not undo it.
       await call(k.member, 'POST', `/api/events/${event.id}/rsvp`, { status: 'going' })
-      const replay = await push(h, k.member.token, [answer])
+      const replay = await push(h(), k.member.token, [answer])
       expect(replay[0]).toMatchObject({ status: 'duplicate', data: first[0]!.data })
-      const rows = await h.database.db.select().from(eventRsvps).where(eq(eventRsvps.eventId, event.id))
+      const rows = await h().database.db.select().from(eventRsvps).where(eq(eventRsvps.eventId, event.id))
       expect(rows.map((r) => r.status)).toEqual(['going'])
-      const { changes } = await pullAll(h, k.owner.token, cursor)
+      const { changes } = await pullAll(h(), k.owner.token, cursor)
       const pulled = changes.filter((x) => x.entity === 'event' && x.id === event.id).at(-1)
       expect(pulled?.data).toMatchObject({ rsvps: [{ user_id: k.member.id, status: 'going' }] })
     })
 
     test('create, update and delete as mutations: others pull puts, then a del; unread counts others’ events only', async () => {
       const k = await club()
-      const before = await pullAll(h, k.member.token)
+      const before = await pullAll(h(), k.member.token)
       const id = randomUUID()
-      const results = await push(h, k.creator.token, [
+      const results = await push(h(), k.creator.token, [
         mutation('event.create', {
           id,
           buble_id: k.bubleId,
@@ -342,7 +302,7 @@ describe.each(backends())('events on %s', (backend) => {
         ['applied', undefined],
         ['rejected', 'VALIDATION_ERROR'],
       ])
-      const [denied] = await push(h, k.revoked.token, [
+      const [denied] = await push(h(), k.revoked.token, [
         mutation('event.create', {
           id: randomUUID(),
           buble_id: k.bubleId,
@@ -351,7 +311,7 @@ describe.each(backends())('events on %s', (backend) => {
         }),
       ])
       expect(denied).toMatchObject({ status: 'rejected', code: 'FORBIDDEN' })
-      const pulled = await pullAll(h, k.member.token, before.cursor)
+      const pulled = await pullAll(h(), k.member.token, before.cursor)
       const put = pulled.changes.filter((x) => x.entity === 'event' && x.id === id).at(-1)
       expect(put).toMatchObject({
         op: 'put',
@@ -366,12 +326,12 @@ describe.each(backends())('events on %s', (backend) => {
       const pulledCounter = pulled.changes.filter((x) => x.entity === 'unread' && x.id === `${k.bubleId}:events`).at(-1)
       expect(pulledCounter?.data).toEqual({ contentType: 'events', unreadCount: 1 })
 
-      const [removed] = await push(h, k.creator.token, [mutation('event.delete', { id })])
+      const [removed] = await push(h(), k.creator.token, [mutation('event.delete', { id })])
       expect(removed).toMatchObject({ status: 'applied', data: null })
-      const after = await pullAll(h, k.member.token, pulled.cursor)
+      const after = await pullAll(h(), k.member.token, pulled.cursor)
       expect(after.changes).toContainEqual(expect.objectContaining({ entity: 'event', op: 'del', id }))
       expect(count(await unread(k.member))).toBe(0)
-      const [late] = await push(h, k.member.token, [mutation('event.rsvp', { event_id: id, status: 'going' })])
+      const [late] = await push(h(), k.member.token, [mutation('event.rsvp', { event_id: id, status: 'going' })])
       expect(late).toMatchObject({ status: 'rejected', ...EVENT_NOT_FOUND })
     })
   })

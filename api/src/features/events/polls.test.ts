@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { pollOptionId } from '@buble/shared/polls'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { pollVotes } from '../../db/schema.ts'
 import { backends } from '../../testing/databases.ts'
-import { createHarness, type Harness } from '../../testing/harness.ts'
 import { mutation, pullAll, push } from '../../testing/sync.ts'
-import { type Club, clubKit, type Person, type Who } from './test-club.ts'
+import { type Club, CREATE_MATRIX, clubSuite, DELETE_MATRIX, EDIT_MATRIX, type Person } from './test-club.ts'
 
 /**
  * Polls (CONTRACT §3.3, §5, §6): who may create, edit and delete, votes that replace each other
@@ -17,12 +16,7 @@ import { type Club, clubKit, type Person, type Who } from './test-club.ts'
 const POLL_NOT_FOUND = { code: 'NOT_FOUND', message: 'Poll not found' }
 
 describe.each(backends())('polls on %s', (backend) => {
-  let h: Harness
-  beforeAll(async () => {
-    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off' })
-  })
-  afterAll(() => h?.close())
-  const { call, club, expectStatus } = clubKit(() => h)
+  const { h, call, club, expectStatus, expectNotFound } = clubSuite(backend)
 
   const createPoll = async (who: Person, bubleId: string, body: Record<string, unknown> = {}) =>
     expectStatus(
@@ -59,7 +53,7 @@ describe.each(backends())('polls on %s', (backend) => {
       totalVotes: 0,
       userVote: null,
       hasVoted: false,
-      created_at: h.clock.now.toISOString(),
+      created_at: h().clock.now.toISOString(),
       creator: { id: c.creator.id, name: c.creator.name, avatar_url: null },
       creator_id: c.creator.id,
     })
@@ -81,21 +75,12 @@ describe.each(backends())('polls on %s', (backend) => {
     const k = await club()
     const first = await createPoll(k.member, k.bubleId, { question: 'First' })
     const second = await createPoll(k.owner, k.bubleId, { question: 'Second' })
-    h.clock.advance(1000)
+    h().clock.advance(1000)
     const third = await createPoll(k.admin, k.bubleId, { question: 'Third' })
     expect((await list(k.revoked, k.bubleId)).map((p: { id: string }) => p.id)).toEqual([third.id, second.id, first.id])
   })
 
-  const CREATE: [Who, number][] = [
-    ['owner', 201],
-    ['admin', 201],
-    ['moderator', 201],
-    ['member', 201],
-    ['manager', 201],
-    ['revoked', 403],
-    ['outsider', 404],
-  ]
-  test.each(CREATE)('create by the %s → %i', async (who, status) => {
+  test.each(CREATE_MATRIX)('create by the %s → %i', async (who, status) => {
     const question = `Asked by ${who} ${randomUUID()}`
     const res = await call(c[who], 'POST', `/api/bubles/${c.bubleId}/polls`, { question, options: ['a', 'b'] })
     const body = await expectStatus(res, status)
@@ -105,17 +90,7 @@ describe.each(backends())('polls on %s', (backend) => {
     expect(questions.includes(question)).toBe(status === 201)
   })
 
-  const MANAGE: [Who, number][] = [
-    ['creator', 200],
-    ['owner', 200],
-    ['admin', 200],
-    ['moderator', 200],
-    ['manager', 200],
-    ['member', 403],
-    ['revoked', 403],
-    ['outsider', 404],
-  ]
-  test.each(MANAGE)('edit of the creator’s poll by the %s → %i', async (who, status) => {
+  test.each(EDIT_MATRIX)('edit of the creator’s poll by the %s → %i', async (who, status) => {
     const poll = await createPoll(c.creator, c.bubleId, { question: 'Before' })
     const body = await expectStatus(await call(c[who], 'PUT', `/api/polls/${poll.id}`, { question: 'After' }), status)
     if (status === 403) expect(body.code).toBe('FORBIDDEN')
@@ -123,17 +98,14 @@ describe.each(backends())('polls on %s', (backend) => {
     expect((await find(c.owner, c.bubleId, poll.id)).question).toBe(status === 200 ? 'After' : 'Before')
   })
 
-  test.each(MANAGE.map(([who, status]): [Who, number] => [who, status === 200 ? 204 : status]))(
-    'delete of the creator’s poll by the %s → %i',
-    async (who, status) => {
-      const poll = await createPoll(c.creator, c.bubleId)
-      await vote(c.member, poll.id, poll.options[0].id)
-      await expectStatus(await call(c[who], 'DELETE', `/api/polls/${poll.id}`), status)
-      expect((await find(c.owner, c.bubleId, poll.id)) === undefined).toBe(status === 204)
-      const votes = await h.database.db.select().from(pollVotes).where(eq(pollVotes.pollId, poll.id))
-      expect(votes).toHaveLength(status === 204 ? 0 : 1)
-    },
-  )
+  test.each(DELETE_MATRIX)('delete of the creator’s poll by the %s → %i', async (who, status) => {
+    const poll = await createPoll(c.creator, c.bubleId)
+    await vote(c.member, poll.id, poll.options[0].id)
+    await expectStatus(await call(c[who], 'DELETE', `/api/polls/${poll.id}`), status)
+    expect((await find(c.owner, c.bubleId, poll.id)) === undefined).toBe(status === 204)
+    const votes = await h().database.db.select().from(pollVotes).where(eq(pollVotes.pollId, poll.id))
+    expect(votes).toHaveLength(status === 204 ? 0 : 1)
+  })
 
   test('vote, change the vote, remove it (twice): totals follow and each member sees their own vote', async () => {
     const poll = await createPoll(c.creator, c.bubleId, { options: ['A', 'B', 'C'] })
@@ -219,31 +191,21 @@ describe.each(backends())('polls on %s', (backend) => {
   test('a non-member gets 404 on every route, and a path id that is no UUID names nothing', async () => {
     const poll = await createPoll(c.creator, c.bubleId)
     const option = poll.options[0].id
-    const calls: [string, string, unknown?][] = [
+    await expectNotFound(c.outsider, [
       ['GET', `/api/bubles/${c.bubleId}/polls`],
       ['POST', `/api/bubles/${c.bubleId}/polls`, { question: 'q', options: ['a', 'b'] }],
       ['PUT', `/api/polls/${poll.id}`, { question: 'x' }],
       ['DELETE', `/api/polls/${poll.id}`],
       ['POST', `/api/polls/${poll.id}/vote`, { poll_option_id: option }],
       ['DELETE', `/api/polls/${poll.id}/vote`],
-    ]
-    for (const [method, path, body] of calls) {
-      const res = await call(c.outsider, method, path, body)
-      expect({ path, status: res.status, code: (await res.json()).code }).toEqual({
-        path,
-        status: 404,
-        code: 'NOT_FOUND',
-      })
-    }
-    for (const [method, path, body] of [
+    ])
+    await expectNotFound(c.member, [
       ['GET', '/api/bubles/x/polls'],
       ['PUT', '/api/polls/x', { question: 'q' }],
       ['DELETE', '/api/polls/x'],
       ['POST', '/api/polls/x/vote', { poll_option_id: option }],
       ['DELETE', '/api/polls/x/vote'],
-    ] as [string, string, unknown?][]) {
-      expect(await expectStatus(await call(c.member, method, path, body), 404)).toMatchObject({ code: 'NOT_FOUND' })
-    }
+    ])
     expect(await find(c.owner, c.bubleId, poll.id)).toMatchObject({ question: 'Fika?', totalVotes: 0 })
   })
 
@@ -253,10 +215,10 @@ describe.each(backends())('polls on %s', (backend) => {
       const poll = await createPoll(k.creator, k.bubleId, { options: ['A', 'B'] })
       const [a, b] = poll.options.map((o: { id: string }) => o.id)
       const ballot = mutation('poll.vote', { poll_id: poll.id, poll_option_id: a })
-      const first = await push(h, k.member.token, [ballot, ballot])
+      const first = await push(h(), k.member.token, [ballot, ballot])
       expect(first.map((r) => r.status)).toEqual(['applied', 'duplicate'])
       await vote(k.member, poll.id, b)
-      const replay = await push(h, k.member.token, [ballot])
+      const replay = await push(h(), k.member.token, [ballot])
       expect(replay[0]).toMatchObject({ status: 'duplicate', data: first[0]!.data })
       expect(counts(await find(k.member, k.bubleId, poll.id))).toEqual([0, 1, 1])
     })
@@ -264,21 +226,21 @@ describe.each(backends())('polls on %s', (backend) => {
     test('pulls carry each member’s own vote; a delete reaches devices as del; unread counts others’ polls', async () => {
       const k = await club()
       const cursors = {
-        member: (await pullAll(h, k.member.token)).cursor,
-        admin: (await pullAll(h, k.admin.token)).cursor,
+        member: (await pullAll(h(), k.member.token)).cursor,
+        admin: (await pullAll(h(), k.admin.token)).cursor,
       }
       const id = randomUUID()
       const [a, b] = [pollOptionId(id, 'Yes'), pollOptionId(id, 'No')]
-      const made = await push(h, k.creator.token, [
+      const made = await push(h(), k.creator.token, [
         mutation('poll.create', { id, buble_id: k.bubleId, question: 'Offline?', options: ['Yes', 'No'] }),
         mutation('poll.vote', { poll_id: id, poll_option_id: a }),
       ])
       expect(made.map((r) => r.status)).toEqual(['applied', 'applied'])
       expect(
-        (await push(h, k.member.token, [mutation('poll.vote', { poll_id: id, poll_option_id: b })]))[0]?.status,
+        (await push(h(), k.member.token, [mutation('poll.vote', { poll_id: id, poll_option_id: b })]))[0]?.status,
       ).toBe('applied')
       const pulled = async (who: 'member' | 'admin') => {
-        const page = await pullAll(h, k[who].token, cursors[who])
+        const page = await pullAll(h(), k[who].token, cursors[who])
         cursors[who] = page.cursor
         return page.changes
       }
@@ -292,15 +254,15 @@ describe.each(backends())('polls on %s', (backend) => {
       const own = await (await call(k.creator, 'GET', `/api/unread/buble/${k.bubleId}`)).json()
       expect(own.find((x: { contentType: string }) => x.contentType === 'polls').unreadCount).toBe(0)
 
-      expect((await push(h, k.member.token, [mutation('poll.unvote', { poll_id: id })]))[0]?.data).toMatchObject({
+      expect((await push(h(), k.member.token, [mutation('poll.unvote', { poll_id: id })]))[0]?.data).toMatchObject({
         userVote: null,
         totalVotes: 1,
       })
-      expect((await push(h, k.owner.token, [mutation('poll.delete', { id })]))[0]?.status).toBe('applied')
+      expect((await push(h(), k.owner.token, [mutation('poll.delete', { id })]))[0]?.status).toBe('applied')
       expect(await pulled('admin')).toContainEqual(expect.objectContaining({ entity: 'poll', op: 'del', id }))
-      const [late] = await push(h, k.member.token, [mutation('poll.vote', { poll_id: id, poll_option_id: a })])
+      const [late] = await push(h(), k.member.token, [mutation('poll.vote', { poll_id: id, poll_option_id: a })])
       expect(late).toMatchObject({ status: 'rejected', ...POLL_NOT_FOUND })
-      const wrong = await push(h, k.member.token, [
+      const wrong = await push(h(), k.member.token, [
         mutation('poll.update', { id: randomUUID(), question: 'Nobody’s' }),
         mutation('poll.create', { id: randomUUID(), buble_id: k.bubleId, question: 'q', options: ['a'] }),
       ])

@@ -4,15 +4,52 @@
  */
 
 import { v7 as uuidv7 } from 'uuid'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { users } from '../../db/schema.ts'
-import { type Harness, type TestResponse, uniqueEmail } from '../../testing/harness.ts'
+import type { Backend } from '../../testing/databases.ts'
+import { createHarness, type Harness, type TestResponse, uniqueEmail } from '../../testing/harness.ts'
 
 export type Person = { token: string; id: string; name: string }
 
 export const ROLES = ['owner', 'admin', 'moderator', 'creator', 'member', 'manager', 'revoked', 'outsider'] as const
 export type Who = (typeof ROLES)[number]
 export type Club = Record<Who, Person> & { bubleId: string; bubleName: string }
+
+/** Creating an event or a poll: [who, status]; the creator row does not apply to creating. */
+export const CREATE_MATRIX: [Who, number][] = [
+  ['owner', 201],
+  ['admin', 201],
+  ['moderator', 201],
+  ['member', 201],
+  ['manager', 201],
+  ['revoked', 403],
+  ['outsider', 404],
+]
+
+/** Editing the creator's event or poll: [who, status]. */
+export const EDIT_MATRIX: [Who, number][] = [
+  ['creator', 200],
+  ['owner', 200],
+  ['admin', 200],
+  ['moderator', 200],
+  ['manager', 200],
+  ['member', 403],
+  ['revoked', 403],
+  ['outsider', 404],
+]
+
+/** Deleting it: the same people as editing, 204 where editing is 200. */
+export const DELETE_MATRIX = EDIT_MATRIX.map(([who, status]): [Who, number] => [who, status === 200 ? 204 : status])
+
+/** A harness of its own (rate limits off) for the `describe` this is called in, and the club kit over it. */
+export function clubSuite(backend: Backend) {
+  let h: Harness
+  beforeAll(async () => {
+    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off' })
+  })
+  afterAll(() => h?.close())
+  return { h: () => h, ...clubKit(() => h) }
+}
 
 export function clubKit(h: () => Harness) {
   let count = 0
@@ -64,11 +101,23 @@ export function clubKit(h: () => Harness) {
     return { ...people, bubleId, bubleName }
   }
 
+  /** Each call answers `who` a 404 NOT_FOUND (a failure names the path). */
+  async function expectNotFound(who: Person, calls: [method: string, path: string, body?: unknown][]) {
+    for (const [method, path, body] of calls) {
+      const res = await call(who, method, path, body)
+      expect({ path, status: res.status, code: (await res.json()).code }).toEqual({
+        path,
+        status: 404,
+        code: 'NOT_FOUND',
+      })
+    }
+  }
+
   /** Answers `res`'s JSON after checking its status (the body is shown when it differs). */
   async function expectStatus(res: TestResponse, status: number) {
     expect(res.status, await res.clone().text()).toBe(status)
     return res.status === 204 ? null : res.json()
   }
 
-  return { person, call, join, setRole, club, expectStatus }
+  return { person, call, join, setRole, club, expectStatus, expectNotFound }
 }

@@ -7,7 +7,7 @@ import { EVENT_MESSAGES, EventDescription, EventLocation, EventTitle } from '@bu
 import { isoToStockholmLocal, stockholmLocalToIso } from '@buble/shared/time'
 import { type ReactNode, useState } from 'react'
 import { Field } from '../../ui/field.tsx'
-import { type EditorModalProps, FormModal } from '../../ui/form-modal.tsx'
+import { EditorFormModal, type EditorModalProps } from '../../ui/form-modal.tsx'
 
 /** The form's fields as typed; `time` is a `datetime-local` value in Europe/Stockholm. */
 export interface EventDraft {
@@ -64,10 +64,13 @@ export function EventFields({
   draft,
   errors,
   onChange,
+  timeLabel = 'Date and time',
 }: {
   draft: EventDraft
   errors: EventDraftErrors
   onChange: (draft: EventDraft) => void
+  /** The finder's form names the time 'Event time'. */
+  timeLabel?: string
 }) {
   const set = (key: keyof EventDraft) => (value: string) => onChange({ ...draft, [key]: value })
   return (
@@ -95,7 +98,7 @@ export function EventFields({
         autoComplete="off"
       />
       <Field
-        label="Date and time"
+        label={timeLabel}
         type="datetime-local"
         value={draft.time}
         onValue={set('time')}
@@ -108,43 +111,26 @@ export function EventFields({
 }
 
 type EventFormModalProps = EditorModalProps<EventValues, EventDraft> & {
+  timeLabel?: string
   /** More fields below the event's own (the finder's poll options, say). */
   children?: ReactNode
 }
 
 /** A modal with the event form; it closes itself only through `onClose`, after `onSubmit` succeeds. */
-export function EventFormModal({
-  heading,
-  submitLabel,
-  busyLabel,
-  initial,
-  failure,
-  onSubmit,
-  onClose,
-  children,
-}: EventFormModalProps) {
+export function EventFormModal({ initial, timeLabel, children, ...editor }: EventFormModalProps) {
   const [draft, setDraft] = useState(initial ?? emptyEventDraft)
   const [errors, setErrors] = useState<EventDraftErrors>({})
 
-  async function submit(): Promise<boolean> {
+  function check(): EventValues | null {
     const checked = checkEventDraft(draft)
     setErrors('errors' in checked ? checked.errors : {})
-    if ('errors' in checked) return false
-    await onSubmit(checked.values)
-    return true
+    return 'values' in checked ? checked.values : null
   }
 
   return (
-    <FormModal
-      title={heading}
-      submitLabel={submitLabel}
-      busyLabel={busyLabel}
-      failure={failure}
-      onSubmit={submit}
-      onClose={onClose}
-    >
-      <EventFields draft={draft} errors={errors} onChange={setDraft} />
+    <EditorFormModal editor={editor} check={check}>
+      <EventFields draft={draft} errors={errors} onChange={setDraft} timeLabel={timeLabel} />
       {children}
-    </FormModal>
+    </EditorFormModal>
   )
 }

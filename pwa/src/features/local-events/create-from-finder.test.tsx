@@ -2,26 +2,14 @@ import type { Permission } from '@buble/shared/permissions'
 import type { ExternalEvent } from '@buble/shared/providers'
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, expect, test, vi } from 'vitest'
+import { FINDER_WINDOW, midwinterJazz } from '../../test/event-fixtures.ts'
 import { json } from '../../test/fake-fetch.ts'
 import { alice, bubleChange, makeBuble, makeMember, memberChange } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
 const buble = makeBuble({ name: 'Gig Club' })
-const WINDOW = 'startDateTime=2026-12-20T10%3A00%3A00Z&endDateTime=2027-01-20T10%3A00%3A00Z&size=20'
 
-const jazz: ExternalEvent = {
-  id: 'tm-1',
-  title: 'Midwinter Jazz',
-  description: 'Bring warm clothes.',
-  location: 'Fasching, Stockholm',
-  startDate: '2026-12-24T18:00:00.000Z',
-  endDate: null,
-  price: null,
-  category: 'Music',
-  source: 'ticketmaster',
-  url: 'https://www.ticketmaster.se/event/midwinter-jazz',
-  image: null,
-}
+const jazz: ExternalEvent = { ...midwinterJazz, endDate: null, price: null, image: null }
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] })
@@ -39,7 +27,7 @@ async function openCreate(permissions?: Permission[]) {
     },
     api: {
       'GET /api/users/profile': json(200, alice),
-      [`GET /api/ticketmaster/events?${WINDOW}&city=Stockholm`]: json(200, { events: [jazz] }),
+      [`GET /api/ticketmaster/events?${FINDER_WINDOW}&city=Stockholm`]: json(200, { events: [jazz] }),
     },
   })
   await app.user.click(await screen.findByRole('button', { name: 'Midwinter Jazz' }))
@@ -124,7 +112,7 @@ test('ten options at most; a blank title is refused before anything is queued', 
   expect(within(dialog).getByRole('button', { name: 'Add option' })).toBeDisabled()
   await app.user.clear(within(dialog).getByLabelText('Title'))
   await app.user.click(within(dialog).getByRole('button', { name: 'Create event' }))
-  expect(await within(dialog).findByRole('alert')).toHaveTextContent('Title is required')
+  expect(within(dialog).getByLabelText('Title')).toHaveAccessibleDescription('Title is required')
   expect(pushed(app)).toEqual([])
 })
 

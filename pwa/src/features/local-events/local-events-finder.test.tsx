@@ -3,28 +3,16 @@ import type { Permission } from '@buble/shared/permissions'
 import type { ExternalEvent } from '@buble/shared/providers'
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, expect, test, vi } from 'vitest'
+import { FINDER_WINDOW, midwinterJazz } from '../../test/event-fixtures.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bob, bubleChange, makeBuble, makeMember, memberChange, ownedBy } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
 const NOW = new Date('2026-12-20T10:00:00Z')
 const SEARCH = '/api/ticketmaster/events'
-const WINDOW = 'startDateTime=2026-12-20T10%3A00%3A00Z&endDateTime=2027-01-20T10%3A00%3A00Z&size=20'
-const STOCKHOLM = `GET ${SEARCH}?${WINDOW}&city=Stockholm`
+const STOCKHOLM = `GET ${SEARCH}?${FINDER_WINDOW}&city=Stockholm`
 
-const jazz: ExternalEvent = {
-  id: 'tm-1',
-  title: 'Midwinter Jazz',
-  description: 'Bring warm clothes.',
-  location: 'Fasching, Stockholm',
-  startDate: '2026-12-24T18:00:00.000Z',
-  endDate: '2026-12-24T22:00:00.000Z',
-  price: '350–895.5 SEK',
-  category: 'Music',
-  source: 'ticketmaster',
-  url: 'https://www.ticketmaster.se/event/midwinter-jazz',
-  image: 'https://s1.ticketm.net/2048.jpg',
-}
+const jazz = midwinterJazz
 const market: ExternalEvent = { ...jazz, id: 'tm-2', title: 'Spring Market', startDate: '2027-03-14', endDate: null }
 
 beforeEach(() => {

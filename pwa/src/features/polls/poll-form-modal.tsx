@@ -8,7 +8,7 @@ import {
 } from '@buble/shared/polls'
 import { useState } from 'react'
 import { Field } from '../../ui/field.tsx'
-import { type EditorModalProps, FormModal } from '../../ui/form-modal.tsx'
+import { EditorFormModal, type EditorModalProps } from '../../ui/form-modal.tsx'
 import { POLL_TEXTS } from './poll-texts.ts'
 
 export interface PollValues {
@@ -42,15 +42,7 @@ const withMinimum = (values: PollValues): PollValues => ({
 })
 
 /** Create Poll and Edit Poll: a question and 2 to 10 options (spec part 2 §5, §9). */
-export function PollFormModal({
-  heading,
-  submitLabel,
-  busyLabel,
-  initial,
-  failure,
-  onSubmit,
-  onClose,
-}: PollFormModalProps) {
+export function PollFormModal({ initial, ...editor }: PollFormModalProps) {
   const [draft, setDraft] = useState<PollValues>(() => withMinimum(initial ?? { question: '', options: [] }))
   // Stable keys, so removing an option keeps the others' fields (and focus) where they are.
   const [keys, setKeys] = useState(() => draft.options.map((_, i) => i))
@@ -69,23 +61,14 @@ export function PollFormModal({
     setErrors({ ...errors, options: errors.options.filter((_, i) => i !== index) })
   }
 
-  async function submit(): Promise<boolean> {
+  function checkDraft(): PollValues | null {
     const checked = check(draft)
     setErrors('errors' in checked ? checked.errors : { options: [] })
-    if ('errors' in checked) return false
-    await onSubmit(checked.values)
-    return true
+    return 'values' in checked ? checked.values : null
   }
 
   return (
-    <FormModal
-      title={heading}
-      submitLabel={submitLabel}
-      busyLabel={busyLabel}
-      failure={failure}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <EditorFormModal editor={editor} check={checkDraft}>
       <Field
         label="Question"
         value={draft.question}
@@ -125,6 +108,6 @@ export function PollFormModal({
           {POLL_TEXTS.addOption}
         </button>
       </fieldset>
-    </FormModal>
+    </EditorFormModal>
   )
 }
