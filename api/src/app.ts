@@ -14,6 +14,9 @@ import { bublesRoutes } from './features/bubles/routes.ts'
 import { bublesService } from './features/bubles/service.ts'
 import { bubleMutations, bubleSyncSources, bubleUnreadSources } from './features/bubles/sync.ts'
 import { membershipWrites } from './features/bubles/writes.ts'
+import { chatRoutes } from './features/chat/routes.ts'
+import { chatService } from './features/chat/service.ts'
+import { chatMutations, chatSyncSources, chatUnreadSources } from './features/chat/sync.ts'
 import { eventsService } from './features/events/events-service.ts'
 import { contentLists } from './features/events/lists.ts'
 import { pollsService } from './features/events/polls-service.ts'
@@ -21,6 +24,9 @@ import { eventsRoutes, pollsRoutes } from './features/events/routes.ts'
 import { eventsMutations, eventsSyncSources, eventsUnreadSources } from './features/events/sync.ts'
 import { healthRoutes } from './features/health/routes.ts'
 import { providersRoutes, providersService } from './features/providers/routes.ts'
+import { pushRoutes } from './features/push/routes.ts'
+import { pushSender } from './features/push/sender.ts'
+import { type PushOptions, pushService } from './features/push/service.ts'
 import type { PushHooks } from './features/sync/push.ts'
 import { syncRoutes } from './features/sync/routes.ts'
 import { syncService } from './features/sync/service.ts'
@@ -40,6 +46,7 @@ import { type WallService, wallService } from './features/wall/service.ts'
 import { storiesService } from './features/wall/stories.ts'
 import { wallMutations, wallSyncSources, wallUnreadSources } from './features/wall/sync.ts'
 import { type AppEnv, createAuthenticator, requireAuth } from './lib/auth.ts'
+import { createContentAddedBus } from './lib/content-added.ts'
 import { AppError, errorHandler, notFound } from './lib/errors.ts'
 import { describe } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
@@ -59,12 +66,16 @@ export interface AppOptions {
   allowLoopbackFetch?: boolean
   /** How long weather and event search wait for their provider (CONTRACT §6: 5 s); tests shorten it. */
   providerTimeoutMs?: number
+  /** Web Push retry timing and endpoint resolver, for tests (loopback comes from `allowLoopbackFetch`). */
+  push?: Omit<PushOptions, 'allowLoopback'>
 }
 
 export function createServices(deps: Deps, options: AppOptions = {}) {
   // What this process's caches know of changes; closed with the services.
   const pokes = createPokeClock(deps.bus)
-  const writes = membershipWrites(deps.now)
+  // "Something new arrived": posts, events, polls, members and chat announce; Web Push listens.
+  const contentAdded = createContentAddedBus()
+  const writes = membershipWrites(deps.now, contentAdded)
   const bubles = bublesService(deps, writes, pokes)
   const members = membersService(deps, writes)
   const invites = invitesService(deps, writes)
@@ -83,17 +94,26 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
       isBubleImage,
       forgetFiles: (urls) => uploads.forgetFiles(urls),
       previewOwed: (postId, url) => previewer.previewOwed(postId, url),
+      contentAdded,
     },
     pokes,
   )
   wallRef = wall
   const stories = storiesService(deps, { isBubleStoryFile, forgetFiles: (urls) => uploads.forgetFiles(urls) })
   // Content types register what counts on their tab (later features add theirs).
-  const events = eventsService(deps)
-  const polls = pollsService(deps)
+  const events = eventsService(deps, contentAdded)
+  const polls = pollsService(deps, contentAdded)
   const lists = contentLists(deps.db, pokes)
-  const unreadSources = [...bubleUnreadSources, ...wallUnreadSources, ...eventsUnreadSources]
+  const chat = chatService(
+    deps,
+    { isBubleImage, forgetFiles: (urls) => uploads.forgetFiles(urls), contentAdded },
+    pokes,
+  )
+  const unreadSources = [...bubleUnreadSources, ...wallUnreadSources, ...eventsUnreadSources, ...chatUnreadSources]
   const unread = unreadService(deps, unreadSources, pokes)
+  const pushOptions = { ...options.push, allowLoopback: options.allowLoopbackFetch === true }
+  const push = pushService(deps, pushOptions)
+  const pushSending = pushSender(deps, unread, contentAdded, pushOptions)
   const users = usersService(deps, {
     deletionSteps: [bubles.accountDeletionStep],
     profileSteps: [bubles.profileChangeStep],
@@ -104,11 +124,12 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     ...unreadMutations(unread),
     ...wallMutations(wall),
     ...eventsMutations(events, polls),
+    ...chatMutations(chat),
     'profile.update': (user, args) => users.updateProfile(user, args),
   } satisfies MutationHandlers
   const sync = syncService(
     { db: deps.db, pokes },
-    [...bubleSyncSources, ...wallSyncSources, ...eventsSyncSources, unreadSyncSource(unread)],
+    [...bubleSyncSources, ...wallSyncSources, ...eventsSyncSources, ...chatSyncSources, unreadSyncSource(unread)],
     unreadSources,
     mutations,
     options.pushHooks,
@@ -122,6 +143,8 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     events,
     polls,
     lists,
+    chat,
+    contentAdded,
     previewer,
     providers: providersService({
       config: deps.config,
@@ -139,6 +162,8 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     invites,
     unread,
     sync,
+    push,
+    pushSending,
     /** Stops what the services keep in memory (tests open and close apps in one process). */
     close() {
       sync.close()
@@ -146,6 +171,8 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
       unread.close()
       wall.close()
       lists.close()
+      chat.close()
+      pushSending.close()
       pokes.close()
     },
   }
@@ -200,10 +227,12 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     .route('/uploads', uploadsRoutes(services.uploads))
     .route('/bubles', bublesRoutes(services))
     .route('/unread', unreadRoutes(services.unread))
+    .route('/push', pushRoutes(services.push, deps.vapid.publicKey))
     .route('/wall', wallRoutes(services.wall))
     .route('/', storiesRoutes(services.stories))
     .route('/', eventsRoutes({ ...services, now: deps.now }))
     .route('/', pollsRoutes({ ...services, now: deps.now }))
+    .route('/chat', chatRoutes(services.chat))
     .route('/sync', syncRoutes(services.sync))
     .route('/', providersRoutes(services.providers))
     .get(

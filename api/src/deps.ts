@@ -20,6 +20,8 @@ export interface Deps {
   storage: FileStorage
   /** Pokes from every API process, for this one's live streams. */
   bus: ChangeBus
+  /** Web Push: the VAPID keys (lib/secrets.ts) and subject. */
+  vapid: { publicKey: string; privateKey: string; subject: string }
   /** The clock; tests move it. */
   now: () => Date
 }

@@ -51,6 +51,7 @@ export async function boot(options: AppOptions = {}): Promise<void> {
     rateLimits: createRateLimits(database.db, config.rateLimits),
     storage: createFileStorage(path.join(config.dataDir, 'uploads')),
     bus,
+    vapid: { publicKey: secrets.vapidPublicKey, privateKey: secrets.vapidPrivateKey, subject: config.vapid.subject },
     now: () => new Date(),
   }
   const services = createServices(deps, options)

@@ -1,4 +1,7 @@
-/** The service worker: precache the app shell and open it offline, flush the outbox on background sync (STYLE.md §7: keep it small). */
+/**
+ * The service worker: precache the app shell and open it offline, flush the outbox on background sync,
+ * turn a push into badge + notification (STYLE.md §7: keep it small).
+ */
 
 import { clientsClaim } from 'workbox-core'
 import {
@@ -9,6 +12,7 @@ import {
 } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { flushOutbox, userOfSyncTag } from './data/background-sync.ts'
+import { handleNotificationClick, handlePush, type WorkerScope } from './push/push-message.ts'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> }
 interface SyncEvent extends ExtendableEvent {
@@ -31,6 +35,28 @@ self.addEventListener('sync', (event) => {
   const sync = event as SyncEvent
   const userId = userOfSyncTag(sync.tag)
   if (userId) sync.waitUntil(flushOutbox(userId))
+})
+
+// A push: badge the unread total, tell open windows to pull, notify unless the buble is on screen.
+const scope: WorkerScope = {
+  origin: self.location.origin,
+  windows: () => self.clients.matchAll({ type: 'window', includeUncontrolled: true }),
+  showNotification: (title, options) => self.registration.showNotification(title, options),
+  setAppBadge: 'setAppBadge' in self.navigator ? (count) => self.navigator.setAppBadge(count) : undefined,
+  openWindow: (url) => self.clients.openWindow(url),
+}
+self.addEventListener('push', (event) => {
+  let data: unknown = null
+  try {
+    data = event.data?.json()
+  } catch {
+    // Not JSON: not one of ours.
+  }
+  event.waitUntil(handlePush(data, scope))
+})
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close()
+  event.waitUntil(handleNotificationClick(event.notification.data?.url, scope))
 })
 
 clientsClaim()

@@ -5,6 +5,7 @@
 
 import { UpdateProfileBody } from '@buble/shared/auth'
 import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from '@buble/shared/bubles'
+import { asMessage, ChatReactionBody, EditMessageBody, SendMessageFields } from '@buble/shared/chat'
 import { CreateEventBody, RsvpBody, UpdateEventBody } from '@buble/shared/events'
 import { CreatePollBody, UpdatePollBody, VoteBody } from '@buble/shared/polls'
 import { ContentTypeSchema } from '@buble/shared/unread'
@@ -55,6 +56,7 @@ const PostId = Uuid('post_id must be a UUID')
 const EntityId = Uuid('id must be a UUID')
 const EventId = Uuid('event_id must be a UUID')
 const PollId = Uuid('poll_id must be a UUID')
+const MessageId = Uuid('message_id must be a UUID')
 
 /**
  * The args of each mutation the server handles: the REST body plus the ids of its path (CONTRACT
@@ -86,6 +88,10 @@ export const MUTATION_ARGS = {
   'poll.delete': z.object({ id: EntityId }),
   'poll.vote': VoteBody.extend({ poll_id: PollId }),
   'poll.unvote': z.object({ poll_id: PollId }),
+  'chat.send': asMessage(SendMessageFields.extend({ id: ClientId, buble_id: BubleId })),
+  'chat.edit': EditMessageBody.extend({ id: EntityId }),
+  'chat.delete': z.object({ id: EntityId }),
+  'chat.react': ChatReactionBody.extend({ message_id: MessageId }),
 } satisfies Partial<Record<MutationName, z.ZodType>>
 
 /** The mutations a device can queue today. */

@@ -48,6 +48,8 @@ export const users = pgTable(
     // Bumped by password change/reset and deletion: tokens carrying an older version are refused.
     tokenVersion: integer('token_version').notNull().default(0),
     deletionScheduledFor: timestamp('deletion_scheduled_for', { withTimezone: true, mode: 'date' }),
+    /** The profile's global switch for web push: off, nothing is pushed to any of their devices. */
+    pushEnabled: boolean('push_enabled').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -463,4 +465,89 @@ export const pollVotes = pgTable(
     index('poll_votes_option_idx').on(t.optionId),
     index('poll_votes_user_idx').on(t.userId),
   ],
+)
+
+/**
+ * Chat messages (CONTRACT §3.3). A message's data carries its reactions and the message it replies
+ * to, so a reaction moves its version. Pages are read by `(buble_id, created_at, id)`.
+ */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: uuid('id').primaryKey(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    type: text('type', { enum: ['text', 'image'] })
+      .notNull()
+      .default('text'),
+    imageUrl: text('image_url'),
+    replyToId: uuid('reply_to_id'),
+    isEdited: boolean('is_edited').notNull().default(false),
+    createdAt: createdAt(),
+    addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
+    version: version(),
+  },
+  (t) => [
+    index('chat_messages_buble_created_idx').on(t.bubleId, t.createdAt, t.id),
+    index('chat_messages_buble_version_idx').on(t.bubleId, t.version),
+    index('chat_messages_buble_added_idx').on(t.bubleId, t.addedVersion),
+    index('chat_messages_reply_idx').on(t.replyToId).where(sql`${t.replyToId} is not null`),
+    index('chat_messages_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
+  ],
+)
+
+/** Who reacted how to a chat message: one row per (message, user, type); reactions toggle per type. */
+export const chatReactions = pgTable(
+  'chat_reactions',
+  {
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['like', 'love', 'laugh', 'wow', 'sad', 'angry'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.type] })],
+)
+
+/** A device's Web Push subscription (CONTRACT §5); the endpoint names it. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
+)
+
+/** Bubles a member muted: nothing of theirs is pushed to the member's devices. */
+export const pushMutes = pgTable(
+  'push_mutes',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.bubleId] })],
 )

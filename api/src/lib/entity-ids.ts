@@ -1,6 +1,7 @@
 /** Client-chosen ids (CONTRACT §7): the same id again from the same user for the same kind is that row; anything else is a 409. */
 
 import { eq } from 'drizzle-orm'
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Executor } from '../db/client.ts'
 import { entityIds } from '../db/schema.ts'
 import { conflict } from './errors.ts'
@@ -41,3 +42,16 @@ export async function claimRowId(
   if (claim === 'existing' && !(await exists())) throw conflict(ID_IN_USE)
   return claim
 }
+
+/** `claimRowId` for a row of `table`, found by its `id` column. */
+export const claimTableRowId = (
+  tx: Executor,
+  table: PgTable & { id: AnyPgColumn },
+  id: string,
+  kind: string,
+  userId: string,
+): Promise<'new' | 'existing'> =>
+  claimRowId(tx, id, kind, userId, async () => {
+    const found = await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).limit(1)
+    return found.length > 0
+  })

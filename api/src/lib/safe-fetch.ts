@@ -105,6 +105,35 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
   }
 }
 
+/**
+ * Checks ahead of time what a fetch to `raw` would check at connect time (for an address stored to
+ * be fetched later, a push endpoint): the scheme, then every address its host resolves to. Throws
+ * a SafeFetchError naming the problem; answers the parsed URL.
+ */
+export async function assertFetchableUrl(
+  raw: string,
+  options: { allowLoopback?: boolean; lookup?: Resolver; schemes?: readonly string[] } = {},
+): Promise<URL> {
+  const { allowLoopback = false, lookup = systemResolver, schemes = ['http:', 'https:'] } = options
+  const url = checkUrl(raw, undefined, allowLoopback)
+  if (!schemes.includes(url.protocol)) throw new SafeFetchError('scheme', `${url.protocol} addresses are not allowed`)
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  if (isIP(host) === 0) {
+    let addresses: readonly { address: string }[]
+    try {
+      addresses = await lookup(host)
+    } catch (err) {
+      throw new SafeFetchError('network', `${host} could not be resolved`, { cause: err })
+    }
+    assertAllowed(
+      host,
+      addresses.map((entry) => entry.address),
+      allowLoopback,
+    )
+  }
+  return url
+}
+
 /** True when `ip` is an address a server of ours may fetch from: none of loopback, private and the like. */
 export function isPublicAddress(ip: string): boolean {
   return classify(ip) === 'public'

@@ -11,6 +11,7 @@ import { createChangeBus } from '../lib/change-bus.ts'
 import { createLogger } from '../lib/log.ts'
 import { createMailer } from '../lib/mail.ts'
 import { createRateLimits } from '../lib/rate-limit.ts'
+import { loadSecrets } from '../lib/secrets.ts'
 import { createFileStorage } from '../lib/storage.ts'
 import { createAccessTokens } from '../lib/tokens.ts'
 import { type Backend, openTestDatabase } from './databases.ts'
@@ -49,6 +50,12 @@ export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> }
 let counter = 0
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`
 
+/** The VAPID keys as the server finds them: the environment's, or generated once in DATA_DIR. */
+function vapidOf(config: Config): Deps['vapid'] {
+  const secrets = loadSecrets(config)
+  return { publicKey: secrets.vapidPublicKey, privateKey: secrets.vapidPrivateKey, subject: config.vapid.subject }
+}
+
 export async function createHarness(
   backend: Backend,
   env: Record<string, string> = {},
@@ -83,6 +90,7 @@ export async function createHarness(
     rateLimits: createRateLimits(database.db, config.rateLimits),
     storage: createFileStorage(path.join(dataDir, 'uploads')),
     bus,
+    vapid: vapidOf(config),
     now: () => clock.now,
   }
   const services = createServices(deps, options)

@@ -22,11 +22,12 @@ export async function currentMemberRefs(
 }
 
 /**
- * A row carries its maker (`author` of posts and comments, `creator` of events and polls) as they
+ * A row carries its maker (`author` of posts and comments, `creator` of events and polls, `sender` of
+ * chat messages) as they
  * were when the row last changed; the member list follows profile changes. Rows by current members
  * show the member list's name and picture (an `author_name` beside the author too).
  */
-export async function withCurrentMakers<K extends 'author' | 'creator', T extends Record<K, MemberRef>>(
+export async function withCurrentMakers<K extends 'author' | 'creator' | 'sender', T extends Record<K, MemberRef>>(
   db: LocalDb,
   bubleId: string,
   rows: T[],

@@ -16,6 +16,7 @@ import type { ApiClient } from '../session/api-client.ts'
 import { exclusively, locks, roundLock } from './locks.ts'
 import { apiTransport, toTransportError } from './transport.ts'
 import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
+import { PULL_MESSAGE } from '../push/push-message.ts'
 
 export interface Device {
   userId: string
@@ -125,6 +126,11 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
   window.addEventListener('online', wake)
   window.addEventListener('focus', wake)
   document.addEventListener('visibilitychange', onVisible)
+  // A push arrived (the service worker says so): pull now.
+  const onWorkerMessage = (event: MessageEvent) => {
+    if (event.data?.type === PULL_MESSAGE) wake()
+  }
+  navigator.serviceWorker?.addEventListener('message', onWorkerMessage)
 
   // Ask the browser to keep this data through storage pressure: it holds unsent writes.
   navigator.storage?.persist?.().catch(() => {})
@@ -133,6 +139,7 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
     window.removeEventListener('online', wake)
     window.removeEventListener('focus', wake)
     document.removeEventListener('visibilitychange', onVisible)
+    navigator.serviceWorker?.removeEventListener('message', onWorkerMessage)
     resign()
   })
 }

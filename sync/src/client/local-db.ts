@@ -40,6 +40,8 @@ export interface OutboxEntry {
    * pulled rows) until a complete pull brings the server's own version of its effects.
    */
   status: 'pending' | 'applied'
+  /** What the change came to when it was made (a toggle's on or off; optimistic.ts `settle`); device only. */
+  settled?: unknown
 }
 
 /** The newest server version of a row that has pending changes (null: the server has no such row). */
@@ -113,6 +115,8 @@ export function openLocalDb(name: string, options?: DexieOptions): LocalDb {
   })
   // A buble's wall, newest first, without walking every other buble's posts.
   db.version(2).stores({ posts: 'id, buble_id, created_at, [buble_id+created_at]' })
+  // A buble's chat, newest page first, the same way.
+  db.version(3).stores({ chat_messages: 'id, buble_id, created_at, [buble_id+created_at]' })
   return db
 }
 

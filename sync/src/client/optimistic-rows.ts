@@ -5,6 +5,7 @@
  */
 
 import type { MemberRef } from '@buble/shared/bubles'
+import { REACTION_TYPES, type Reactions, type ReactionType, summarise } from '@buble/shared/wall'
 import type { Actor, LocalRow, RowTable } from './local-db.ts'
 import type { RowRef, RowStore } from './optimistic.ts'
 
@@ -87,3 +88,19 @@ export function deleteRow<A extends { id: string }>(table: RowTable): RowChange<
     apply: (store, args) => store.delete(table, args.id),
   }
 }
+
+/** The row with the actor's reaction `type` in or out, in the order the server lists them (posts, chat messages). */
+export function withReaction(row: LocalRow, actor: Actor, type: ReactionType, on: boolean): LocalRow {
+  const reactions = { ...((row.reactions as Reactions | undefined) ?? {}) }
+  const mine = new Set(reactions[actor.id] ?? [])
+  if (on) mine.add(type)
+  else mine.delete(type)
+  const next = REACTION_TYPES.filter((candidate) => mine.has(candidate))
+  if (next.length > 0) reactions[actor.id] = next
+  else delete reactions[actor.id]
+  return { ...row, reactions, reactionsSummary: summarise(reactions) }
+}
+
+/** Whether the actor's reactions on the row include `type`. */
+export const hasReaction = (row: LocalRow | undefined, actor: Actor, type: ReactionType) =>
+  ((row?.reactions as Reactions | undefined)?.[actor.id] ?? []).includes(type)

@@ -6,10 +6,9 @@
  * reaction or a comment count changes a post without making it read 'Sending…'.
  */
 
-import { REACTION_TYPES, type Reactions, type ReactionType, summarise } from '@buble/shared/wall'
-import type { Actor, LocalRow } from './local-db.ts'
+import type { LocalRow } from './local-db.ts'
 import type { Optimistic } from './optimistic.ts'
-import { changeRow, createRow, deleteRow, editRow, memberRefOf, refTo } from './optimistic-rows.ts'
+import { changeRow, createRow, deleteRow, editRow, memberRefOf, refTo, withReaction } from './optimistic-rows.ts'
 
 export type WallMutation =
   | 'post.create'
@@ -36,18 +35,6 @@ const post = refTo('posts')
 const comment = refTo('comments')
 
 const countOf = (row: LocalRow) => (typeof row.commentsCount === 'number' ? row.commentsCount : 0)
-
-/** The actor's reaction types with `type` in or out, in the order the server lists them. */
-function withReaction(row: LocalRow, actor: Actor, type: ReactionType, on: boolean): LocalRow {
-  const reactions = { ...((row.reactions as Reactions | undefined) ?? {}) }
-  const mine = new Set(reactions[actor.id] ?? [])
-  if (on) mine.add(type)
-  else mine.delete(type)
-  const next = REACTION_TYPES.filter((candidate) => mine.has(candidate))
-  if (next.length > 0) reactions[actor.id] = next
-  else delete reactions[actor.id]
-  return { ...row, reactions, reactionsSummary: summarise(reactions) }
-}
 
 const react = (on: boolean): Optimistic<'reaction.add' | 'reaction.remove'> =>
   changeRow('posts', 'post_id', (row, args, actor) => withReaction(row, actor, args.reactionType, on))

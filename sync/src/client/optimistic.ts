@@ -2,12 +2,14 @@
  * What each mutation does to the device's rows before the server has seen it. Each change is
  * written against a RowStore so the same code runs when the mutation is made and when it is
  * re-applied over rows a pull brought (rebase). Changes set values rather than adjust them, so
- * running one twice is the same as once.
+ * running one twice is the same as once. A change that depends on the rows it finds (a toggle)
+ * settles what it comes to once, when it is made, and every run sets that (`settle`).
  */
 
 import { newOwnedBuble } from '@buble/shared/bubles'
 import type { HandledMutation, MutationArgs } from '../protocol.ts'
 import type { Actor, LocalRow, RowTable } from './local-db.ts'
+import { CHAT_OPTIMISTIC } from './optimistic-chat.ts'
 import { EVENTS_OPTIMISTIC } from './optimistic-events.ts'
 import { WALL_OPTIMISTIC } from './optimistic-wall.ts'
 
@@ -25,7 +27,13 @@ export interface RowRef {
 export interface Optimistic<N extends HandledMutation> {
   /** Every row the change may write or delete. */
   touches(args: MutationArgs<N>, actor: Actor): RowRef[]
-  apply(store: RowStore, args: MutationArgs<N>, actor: Actor, createdAt: string): Promise<void>
+  /**
+   * What a change that depends on the device's rows comes to (a toggle: on or off), worked out
+   * once when the mutation is made and kept on its outbox entry; never sent to the server.
+   */
+  settle?(store: RowStore, args: MutationArgs<N>, actor: Actor): Promise<unknown>
+  /** `settled` is what `settle` answered when the mutation was made. */
+  apply(store: RowStore, args: MutationArgs<N>, actor: Actor, createdAt: string, settled?: unknown): Promise<void>
 }
 
 type OptimisticMap = { [N in HandledMutation]: Optimistic<N> }
@@ -82,4 +90,5 @@ export const OPTIMISTIC: OptimisticMap = {
   },
   ...WALL_OPTIMISTIC,
   ...EVENTS_OPTIMISTIC,
+  ...CHAT_OPTIMISTIC,
 }

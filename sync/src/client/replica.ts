@@ -38,12 +38,17 @@ const everything = (db: LocalDb) => [
   db.meta,
 ]
 
+/** One mutation's optimistic change, with its names' types erased. */
+const optimisticOf = (entry: Pick<OutboxEntry, 'name'>) =>
+  OPTIMISTIC[entry.name] as {
+    touches(args: unknown, actor: Actor): { table: RowTable; id: string }[]
+    settle?(store: RowStore, args: unknown, actor: Actor): Promise<unknown>
+    apply(store: RowStore, args: unknown, actor: Actor, createdAt: string, settled?: unknown): Promise<void>
+  }
+
 /** Applies one outbox entry's optimistic change. */
 function applyEntry(db: LocalDb, entry: OutboxEntry): Promise<void> {
-  const optimistic = OPTIMISTIC[entry.name] as {
-    apply(store: RowStore, args: unknown, actor: Actor, createdAt: string): Promise<void>
-  }
-  return optimistic.apply(storeOf(db), entry.args, entry.actor, entry.createdAt)
+  return optimisticOf(entry).apply(storeOf(db), entry.args, entry.actor, entry.createdAt, entry.settled)
 }
 
 /** Restores every shadowed row to its server version, forgets shadows nothing touches any more, and re-applies the outbox. */
@@ -60,9 +65,7 @@ async function rebase(db: LocalDb): Promise<void> {
 
 /** Queues a mutation and applies its optimistic change, together or not at all. */
 export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'touches' | 'status'>): Promise<void> {
-  const optimistic = OPTIMISTIC[entry.name] as {
-    touches(args: unknown, actor: Actor): { table: RowTable; id: string }[]
-  }
+  const optimistic = optimisticOf(entry)
   const refs = optimistic.touches(entry.args, entry.actor)
   return db.transaction('rw', everything(db), async () => {
     for (const { table, id } of refs) {
@@ -72,8 +75,15 @@ export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'to
         await db.shadows.put({ key, table, rowId: id, value: (await db[table].get(id)) ?? null })
       }
     }
-    await db.outbox.add({ ...entry, touches: refs.map(({ table, id }) => rowKey(table, id)), status: 'pending' })
-    await applyEntry(db, { ...entry, touches: [], status: 'pending' })
+    const settled = await optimistic.settle?.(storeOf(db), entry.args, entry.actor)
+    const queued: OutboxEntry = {
+      ...entry,
+      touches: refs.map(({ table, id }) => rowKey(table, id)),
+      status: 'pending',
+      ...(settled === undefined ? {} : { settled }),
+    }
+    await db.outbox.add(queued)
+    await applyEntry(db, queued)
   })
 }
 

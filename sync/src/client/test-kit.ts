@@ -144,10 +144,8 @@ export const applyOptimistic = <N extends HandledMutation>(
   args: MutationArgs<N>,
   actor: Actor,
   createdAt: string,
+  settled?: unknown,
 ) =>
-  (OPTIMISTIC[name] as { apply(s: RowStore, a: unknown, actor: Actor, at: string): Promise<void> }).apply(
-    store,
-    args,
-    actor,
-    createdAt,
-  )
+  (
+    OPTIMISTIC[name] as { apply(s: RowStore, a: unknown, actor: Actor, at: string, settled?: unknown): Promise<void> }
+  ).apply(store, args, actor, createdAt, settled)

@@ -6,13 +6,14 @@
 
 import { type BubleRole, type Permission, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
 import { and, eq, sql } from 'drizzle-orm'
-import { bubles, memberships } from '../../db/schema.ts'
+import { bubles, memberships, users } from '../../db/schema.ts'
+import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { type MembershipRow, memberKey } from '../../lib/memberships.ts'
 import { NEXT_VERSION, type SyncWriter } from '../../lib/sync-writes.ts'
 
 export type MembershipWrites = ReturnType<typeof membershipWrites>
 
-export function membershipWrites(now: () => Date) {
+export function membershipWrites(now: () => Date, contentAdded?: ContentAddedBus) {
   /** The buble's member count and list (or its members' roles) changed: every member gets it again. */
   async function touchBuble(w: SyncWriter, bubleId: string) {
     await w.tx.update(bubles).set({ version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
@@ -38,6 +39,18 @@ export function membershipWrites(now: () => Date) {
       if (newBuble) w.changed(bubleId, 'buble')
       else await touchBuble(w, bubleId)
       w.joined(userId, bubleId)
+      // Everyone joining (a code, an e-mail invite, a registration link) is news to the others.
+      if (!newBuble && contentAdded) {
+        const [joiner] = await w.tx.select({ name: users.name }).from(users).where(eq(users.id, userId)).limit(1)
+        const name = joiner?.name ?? 'Someone'
+        contentAdded.announce(w, {
+          bubleId,
+          contentType: 'members',
+          actorId: userId,
+          title: `${name} joined`,
+          body: `${name} is a new member`,
+        })
+      }
     },
 
     /** Removes a membership: the others see the member go, the user's devices forget the buble. */

@@ -17,6 +17,7 @@ import type { Executor } from '../../db/client.ts'
 import { bubles, eventRsvps, events } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
+import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { type Created, claimRowId } from '../../lib/entity-ids.ts'
 import { forbidden, notFound } from '../../lib/errors.ts'
 import { actorOf, type MembershipRow, requireMembership, requireMembershipOr } from '../../lib/memberships.ts'
@@ -49,7 +50,7 @@ async function touchEvent(w: SyncWriter, event: EventRow, set: Partial<EventRow>
 
 export type EventsService = ReturnType<typeof eventsService>
 
-export function eventsService({ db, now }: Deps) {
+export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
   async function requireManager(tx: Executor, eventId: string, userId: string): Promise<EventRow> {
     const { event, me } = await eventFor(tx, eventId, userId)
     if (!mayManageContent(actorOf(me), 'event', event.creatorId)) throw forbidden(EVENT_MESSAGES.notAllowedToManage)
@@ -85,6 +86,13 @@ export function eventsService({ db, now }: Deps) {
           version,
         })
         w.changed(bubleId, 'event')
+        contentAdded.announce(w, {
+          bubleId,
+          contentType: 'events',
+          actorId: user.id,
+          title: `New event: ${body.title}`,
+          body: `Added by ${user.name}`,
+        })
         return { value: await loadEvent(w.tx, id), created: true }
       })
     },

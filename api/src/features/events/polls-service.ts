@@ -13,6 +13,7 @@ import type { Executor } from '../../db/client.ts'
 import { pollOptions, polls, pollVotes } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
+import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { type Created, claimRowId } from '../../lib/entity-ids.ts'
 import { forbidden, notFound, validationError } from '../../lib/errors.ts'
 import { actorOf, type MembershipRow, requireMembership, requireMembershipOr } from '../../lib/memberships.ts'
@@ -55,7 +56,7 @@ async function touchPoll(w: SyncWriter, poll: PollRow, set: Partial<PollRow> = {
 
 export type PollsService = ReturnType<typeof pollsService>
 
-export function pollsService({ db, now }: Deps) {
+export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
   async function requireManager(tx: Executor, pollId: string, userId: string): Promise<PollRow> {
     const { poll, me } = await pollFor(tx, pollId, userId)
     if (!mayManageContent(actorOf(me), 'poll', poll.creatorId)) throw forbidden(POLL_MESSAGES.notAllowedToManage)
@@ -114,6 +115,13 @@ export function pollsService({ db, now }: Deps) {
         })
         await w.tx.insert(pollOptions).values(optionRows(id, body.options))
         w.changed(bubleId, 'poll')
+        contentAdded.announce(w, {
+          bubleId,
+          contentType: 'polls',
+          actorId: user.id,
+          title: `New poll: ${body.question}`,
+          body: `Added by ${user.name}`,
+        })
         return { value: await loadPoll(w.tx, id, user.id), created: true }
       })
     },

@@ -1,10 +1,10 @@
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type Backend, backends, openTestDatabase, type TestDatabase } from '../../testing/databases.ts'
+import { type Backend, backends } from '../../testing/databases.ts'
 import { readEvents } from '../../testing/events.ts'
 import { createHarness, type Harness, PASSWORD } from '../../testing/harness.ts'
-import { type ServerProcess, startServerProcess } from '../../testing/server-process.ts'
 import { mutation, push } from '../../testing/sync.ts'
+import { twoProcessesOnPostgres } from '../../testing/two-processes.ts'
 
 const HEARTBEAT_MS = 300
 
@@ -106,36 +106,23 @@ describe.each(backends())('the live stream on %s', (backend: Backend) => {
 
 if (backends().includes('postgres')) {
   describe('two API processes on one PostgreSQL', () => {
-    let database: TestDatabase
-    let a: ServerProcess
-    let b: ServerProcess
-    beforeAll(async () => {
-      database = await openTestDatabase('postgres')
-      ;[a, b] = await Promise.all([
-        startServerProcess({ env: { DATABASE_URL: database.url! } }),
-        startServerProcess({ env: { DATABASE_URL: database.url! } }),
-      ])
-    }, 120_000)
-    afterAll(async () => {
-      await Promise.all([a?.stop(), b?.stop()])
-      await database?.close()
-    })
+    const nodes = twoProcessesOnPostgres()
 
     test('a change pushed to process A pokes a stream open on process B within a second', async () => {
       const json = { 'content-type': 'application/json' }
-      const register = await fetch(`${a.url}/api/auth/register`, {
+      const register = await fetch(`${nodes.a.url}/api/auth/register`, {
         method: 'POST',
         headers: json,
         body: JSON.stringify({ name: 'Two Nodes', email: `nodes-${uuidv7()}@example.com`, password: PASSWORD }),
       })
       const { access_token: token } = (await register.json()) as { access_token: string }
       const auth = { authorization: `Bearer ${token}` }
-      const stream = await fetch(`${b.url}/api/stream`, { headers: auth })
+      const stream = await fetch(`${nodes.b.url}/api/stream`, { headers: auth })
       const events = readEvents(stream)
       try {
         expect((await events.next())?.event).toBe('ready')
         const bubleId = uuidv7()
-        const pushed = await fetch(`${a.url}/api/sync/push`, {
+        const pushed = await fetch(`${nodes.a.url}/api/sync/push`, {
           method: 'POST',
           headers: { ...json, ...auth },
           body: JSON.stringify({

@@ -1,5 +1,5 @@
 /**
- * The wall's and stories' uploaded files: which file a post or story may name (one uploaded into
+ * The wall's, stories' and chat's uploaded files: which file a post, story or chat message may name (one uploaded into
  * the same buble), and a job removing files nothing names any more (uploads never used, files of
  * rows deleted inside a push batch, whose removal waits for the commit).
  */
@@ -46,7 +46,7 @@ export async function isBubleStoryFile(
   return row?.kind === 'story' && row.contentType.startsWith(`${mediaType}/`)
 }
 
-/** Every minute: buble files older than an hour that no post or story names are removed. */
+/** Every minute: buble files older than an hour that no post, story or chat message names are removed. */
 export function orphanFilesJob(forgetFiles: (urls: readonly string[]) => Promise<void>): Job {
   return {
     name: 'orphan-files',
@@ -58,6 +58,7 @@ export function orphanFilesJob(forgetFiles: (urls: readonly string[]) => Promise
           where u.kind in ('image', 'story') and u.created_at < ${cutoff}
             and not exists (select 1 from posts p where p.image_url = ${SECURE_URL_PREFIX} || u.key)
             and not exists (select 1 from stories s where s.media_url = ${SECURE_URL_PREFIX} || u.key)
+            and not exists (select 1 from chat_messages c where c.image_url = ${SECURE_URL_PREFIX} || u.key)
           limit ${ORPHANS_PER_RUN}`),
       )
       if (rows.length === 0) return

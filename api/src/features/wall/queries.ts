@@ -4,15 +4,12 @@
  */
 
 import type { Comment, Post, Story } from '@buble/shared/wall'
-import { REACTION_TYPES } from '@buble/shared/wall'
 import { sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { isoJson as iso, rowsOf } from '../../lib/sql-json.ts'
+import { isoJson as iso, reactionsJson, rowsOf } from '../../lib/sql-json.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 export { rowsOf }
-
-const REACTION_ORDER = `array[${REACTION_TYPES.map((type) => `'${type}'`).join(',')}]`
 
 /** The JSON of one post `p` by author `u`, as REST answers it. */
 export const POST_JSON = `json_build_object(
@@ -22,12 +19,7 @@ export const POST_JSON = `json_build_object(
   'created_at', ${iso('p.created_at')}, 'is_edited', p.is_edited, 'image_url', p.image_url,
   'link_url', p.link_url, 'link_title', p.link_title, 'link_description', p.link_description,
   'link_image', p.link_image,
-  'reactions', coalesce((select json_object_agg(r.user_id, r.types) from (
-      select user_id, json_agg(type order by array_position(${REACTION_ORDER}, type)) as types
-      from post_reactions where post_id = p.id group by user_id) r), '{}'::json),
-  'reactionsSummary', coalesce((select json_object_agg(s.type, s.n) from (
-      select type, count(*)::int as n from post_reactions where post_id = p.id group by type
-      order by array_position(${REACTION_ORDER}, type)) s), '{}'::json),
+  ${reactionsJson('post_reactions', 'post_id', 'p.id')},
   'commentsCount', p.comments_count)`
 
 export const COMMENT_JSON = `json_build_object(

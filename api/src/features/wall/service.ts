@@ -4,7 +4,6 @@
  * reactions and comment count, so a reaction or a comment moves the post's version too.
  */
 
-import { can } from '@buble/shared/permissions'
 import { type Comment, firstUrl, type Post, type ReactionType, WALL_MESSAGES } from '@buble/shared/wall'
 import { and, eq, gt, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
@@ -12,9 +11,10 @@ import type { Executor, Tx } from '../../db/client.ts'
 import { comments, postReactions, posts } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
+import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { type Created, claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
-import { actorOf, bubleNotFound, type MembershipRow, requireMembership } from '../../lib/memberships.ts'
+import { bubleNotFound, type MembershipRow, mayDeleteContent, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { createPageCache } from './page-cache.ts'
@@ -33,6 +33,8 @@ export interface WallHooks {
   forgetFiles(urls: readonly (string | null | undefined)[]): Promise<void>
   /** A post linking to `url` was saved: fetch its preview in the background. */
   previewOwed(postId: string, url: string): void
+  /** Tells Web Push of a new post once it has committed. */
+  contentAdded: ContentAddedBus
 }
 
 const postNotFound = () => notFound(WALL_MESSAGES.postNotFound)
@@ -114,11 +116,6 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     } catch {
       throw commentNotFound()
     }
-  }
-
-  /** Author, or a member who may delete others' content. */
-  function mayDelete(me: MembershipRow, authorId: string): boolean {
-    return me.userId === authorId || can(actorOf(me), 'content.deleteOthers')
   }
 
   /** A comment or reaction changed a post's data: its version moves so devices pull it again. */
@@ -217,6 +214,13 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           version,
         })
         w.changed(bubleId, 'post')
+        hooks.contentAdded.announce(w, {
+          bubleId,
+          contentType: 'wall',
+          actorId: user.id,
+          title: `${user.name} posted`,
+          body: body.content,
+        })
         // The preview is fetched once the post is committed: the answer never waits for it.
         if (linkUrl) w.afterCommit(() => hooks.previewOwed(id, linkUrl))
         return { value: await loadPost(w.tx, id), created: true }
@@ -244,7 +248,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     async deletePost(user: UserRow, postId: string): Promise<void> {
       await syncWrite(db, async (w) => {
         const { post, me } = await postFor(w.tx, postId, user.id)
-        if (!mayDelete(me, post.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
+        if (!mayDeleteContent(me, post.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
         await deletePostRow(w, post)
         w.afterCommit(() => void hooks.forgetFiles([post.imageUrl]))
       })
@@ -297,7 +301,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     async deleteComment(user: UserRow, commentId: string): Promise<void> {
       await syncWrite(db, async (w) => {
         const { comment, me } = await commentFor(w.tx, commentId, user.id)
-        if (!mayDelete(me, comment.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
+        if (!mayDeleteContent(me, comment.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
         await w.tx.delete(comments).where(eq(comments.id, commentId))
         await w.deleted('comment', comment.bubleId, [commentId])
         const [post] = await w.tx.select().from(posts).where(eq(posts.id, comment.postId)).limit(1)

@@ -1,7 +1,9 @@
 import type { LocalBuble } from '../../data/bubles.ts'
 import { AvatarStack } from '../../ui/avatar-stack.tsx'
 import { formatDay, plural } from '../../ui/format.ts'
+import { ChatLauncher } from '../chat/chat-launcher.tsx'
 import { BubleActions } from './buble-actions.tsx'
+import { MuteToggle } from './mute-toggle.tsx'
 
 const HEADER_AVATARS = 4
 
@@ -17,7 +19,11 @@ export function BubleHeader({ buble, onRemoving }: { buble: LocalBuble; onRemovi
         </p>
         <AvatarStack people={buble.members} total={buble.member_count} max={HEADER_AVATARS} size={36} />
       </div>
-      <BubleActions buble={buble} onRemoving={onRemoving} />
+      <div className="buble-head-side">
+        <ChatLauncher buble={buble} />
+        {buble.slug && <MuteToggle bubleId={buble.id} />}
+        <BubleActions buble={buble} onRemoving={onRemoving} />
+      </div>
     </header>
   )
 }

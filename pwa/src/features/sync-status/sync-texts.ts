@@ -36,7 +36,7 @@ export function statusDescription({ state, notSaved }: Pick<SyncSummary, 'state'
 }
 
 // The same words the screen would have shown had the change failed there and then (spec part 1 §8,
-// part 2 §8; the spec names no text for a reaction; RSVPs, votes and deletes of events and polls
+// part 2 §8; the spec names no text for a reaction (a chat reaction is an 'action'); RSVPs, votes and deletes of events and polls
 // are 'actions').
 const HEADLINES: Record<HandledMutation, string> = {
   'buble.create': ERROR_TEXTS.createBuble,
@@ -63,6 +63,10 @@ const HEADLINES: Record<HandledMutation, string> = {
   'poll.delete': ERROR_TEXTS.performAction,
   'poll.vote': ERROR_TEXTS.performAction,
   'poll.unvote': ERROR_TEXTS.performAction,
+  'chat.send': 'Failed to send message',
+  'chat.edit': 'Failed to edit message',
+  'chat.delete': 'Failed to delete message',
+  'chat.react': ERROR_TEXTS.performAction,
 }
 
 const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -89,6 +93,8 @@ function keptText(name: HandledMutation, args: Record<string, unknown>): string 
     case 'post.update':
     case 'comment.create':
     case 'comment.update':
+    case 'chat.send':
+    case 'chat.edit':
       return typed(args.content)
     case 'event.create':
     case 'event.update':
@@ -108,6 +114,8 @@ function keptText(name: HandledMutation, args: Record<string, unknown>): string 
     case 'poll.delete':
     case 'poll.vote':
     case 'poll.unvote':
+    case 'chat.delete':
+    case 'chat.react':
       return null
   }
 }

@@ -1,4 +1,3 @@
-import { UploadResponse } from '@buble/shared/auth'
 import { LIMITS } from '@buble/shared/constants'
 import { PostContent } from '@buble/shared/wall'
 import { type ChangeEvent, type FormEvent, useEffect, useId, useState } from 'react'
@@ -7,6 +6,7 @@ import { useOnline } from '../../data/sync-status.ts'
 import type { WallActions } from '../../data/wall.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { imageProblem, uploadImage } from '../../ui/upload-image.ts'
 import { IMAGE_TYPES, WALL_TEXTS } from './wall-texts.ts'
 
 /** An object URL for a picked file, revoked when it changes. */
@@ -42,8 +42,8 @@ export function PostComposer({ buble, actions }: { buble: LocalBuble; actions: W
     const picked = event.target.files?.[0] ?? null
     setError(null)
     if (!picked) return
-    if (!(IMAGE_TYPES as readonly string[]).includes(picked.type)) return setError(WALL_TEXTS.imageType)
-    if (picked.size > LIMITS.imageBytes) return setError(WALL_TEXTS.imageTooLarge)
+    const problem = imageProblem(picked)
+    if (problem) return setError(problem)
     setFile(picked)
   }
 
@@ -53,18 +53,6 @@ export function PostComposer({ buble, actions }: { buble: LocalBuble; actions: W
     setPicker((n) => n + 1)
   }
 
-  async function upload(image: File): Promise<string | null> {
-    const form = new FormData()
-    form.append('file', image)
-    form.append('buble_id', buble.id)
-    try {
-      return UploadResponse.parse(await api.upload('/uploads/image', form)).url
-    } catch (err) {
-      console.warn(WALL_TEXTS.uploadFailed, err)
-      return null
-    }
-  }
-
   async function submit(event: FormEvent) {
     event.preventDefault()
     const checked = PostContent.safeParse(text)
@@ -72,7 +60,7 @@ export function PostComposer({ buble, actions }: { buble: LocalBuble; actions: W
     setError(null)
     setBusy(true)
     try {
-      const imageUrl = file ? await upload(file) : null
+      const imageUrl = file ? await uploadImage(api, buble.id, file) : null
       // Text and image stay in the form, to try again.
       if (file && !imageUrl) return setError(WALL_TEXTS.uploadFailed)
       await actions.createPost({

@@ -1,0 +1,215 @@
+/**
+ * Chat (CONTRACT §3.3, spec part 2 §2–§5): messages, replies, images and reactions. Every write is
+ * one sync write, called alike by the REST routes and the push handler's mutations. A message's
+ * data carries its reactions and the message it replies to, so a reaction moves its version, and
+ * editing or deleting a message moves the versions of the replies quoting it.
+ */
+
+import { CHAT_MESSAGES, type ChatMessage, type SendMessageBody } from '@buble/shared/chat'
+import type { ReactionType } from '@buble/shared/wall'
+import { and, eq, sql } from 'drizzle-orm'
+import { v7 as uuidv7 } from 'uuid'
+import type { Db, Executor } from '../../db/client.ts'
+import { chatMessages, chatReactions } from '../../db/schema.ts'
+import type { Deps } from '../../deps.ts'
+import type { UserRow } from '../../lib/accounts.ts'
+import type { ContentAddedBus } from '../../lib/content-added.ts'
+import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
+import { forbidden, notFound, validationError } from '../../lib/errors.ts'
+import { answerBytes, type JsonAnswer, jsonAnswer } from '../../lib/json-answers.ts'
+import {
+  bubleNotFound,
+  type MembershipRow,
+  mayDeleteContent,
+  requireMembership,
+  requireMembershipOr,
+} from '../../lib/memberships.ts'
+import { createPokeCache } from '../../lib/poke-cache.ts'
+import type { PokeClock } from '../../lib/poke-clock.ts'
+import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import type { WallHooks } from '../wall/service.ts'
+import { chatPageJson, loadMessage } from './queries.ts'
+
+type MessageRow = typeof chatMessages.$inferSelect
+
+export const messageNotFound = () => notFound(CHAT_MESSAGES.messageNotFound)
+
+/** What chat asks of the rest of the app: the wall's file rules, and who hears of new messages. */
+export interface ChatHooks extends Pick<WallHooks, 'isBubleImage' | 'forgetFiles'> {
+  contentAdded: ContentAddedBus
+}
+
+/** A notification's text: a message's first line, cut to this many characters. */
+const NOTIFICATION_CHARS = 120
+
+export const notificationText = (message: { content: string; type: string }): string => {
+  const text = message.content.split('\n')[0]?.trim() ?? ''
+  if (text.length === 0) return message.type === 'image' ? 'sent a photo' : ''
+  return text.length > NOTIFICATION_CHARS ? `${text.slice(0, NOTIFICATION_CHARS - 1)}…` : text
+}
+
+const MiB = 1024 * 1024
+
+/** The message and the caller's member row in its buble; 404 alike for a missing message and an outsider. */
+async function messageFor(
+  tx: Executor,
+  messageId: string,
+  userId: string,
+): Promise<{ message: MessageRow; me: MembershipRow }> {
+  const [message] = await tx.select().from(chatMessages).where(eq(chatMessages.id, messageId)).limit(1)
+  if (!message) throw messageNotFound()
+  return { message, me: await requireMembershipOr(tx, message.bubleId, userId, messageNotFound) }
+}
+
+/** The replies quoting `message` show its new content (or no longer show it): their versions move. */
+async function touchReplies(w: SyncWriter, message: MessageRow): Promise<void> {
+  await w.tx
+    .update(chatMessages)
+    .set({ version: NEXT_VERSION })
+    .where(and(eq(chatMessages.bubleId, message.bubleId), eq(chatMessages.replyToId, message.id)))
+}
+
+/** Pages as answered, per caller (the statement is also the membership check), until their buble is poked. */
+function chatPages(db: Db, pokes: PokeClock) {
+  const pages = createPokeCache<JsonAnswer>(pokes, { maxEntries: 20_000, maxBytes: 64 * MiB, sizeOf: answerBytes })
+  const bubleId$ = sql`${sql.placeholder('bubleId')}::uuid`
+  const before$ = sql`${sql.placeholder('before')}::uuid`
+  const statement = db
+    .select({
+      found: sql<boolean>`${before$} is null
+        or exists (select 1 from chat_messages b where b.id = ${before$} and b.buble_id = m.buble_id)`,
+      json: sql<string>`${chatPageJson(sql`m.buble_id`, before$, sql`${sql.placeholder('take')}::int`)}`,
+    })
+    .from(sql`memberships m`)
+    .where(sql`m.buble_id = ${bubleId$} and m.user_id = ${sql.placeholder('userId')}::uuid`)
+    .prepare('chat_page')
+
+  return {
+    /** `{messages, hasMore}`; 404 for a non-member, and for a `before` that is no message of this buble. */
+    get(userId: string, bubleId: string, before: string | undefined, limit: number): Promise<JsonAnswer> {
+      const key = `${userId}:${bubleId}:${before ?? ''}:${limit}`
+      return pages.getOrLoad(key, bubleId, userId, async () => {
+        const [row] = await statement.execute({ bubleId, userId, before: before ?? null, take: limit })
+        if (!row) throw bubleNotFound()
+        if (!row.found) throw messageNotFound()
+        return jsonAnswer(row.json)
+      })
+    },
+    close: () => pages.close(),
+  }
+}
+
+export type ChatService = ReturnType<typeof chatService>
+
+export function chatService({ db, now }: Deps, hooks: ChatHooks, pokes: PokeClock) {
+  const pages = chatPages(db, pokes)
+
+  /** A message's data changed (content, reactions): a new version, so devices pull it again. */
+  async function touchMessage(w: SyncWriter, message: MessageRow, set: Partial<MessageRow> = {}): Promise<void> {
+    await w.tx
+      .update(chatMessages)
+      .set({ ...set, version: NEXT_VERSION })
+      .where(eq(chatMessages.id, message.id))
+    w.changed(message.bubleId, 'chat_message')
+  }
+
+  /** Refuses a reply to a message of another buble (or none) and an image not uploaded into this buble. */
+  async function checkSend(tx: Executor, bubleId: string, body: SendMessageBody): Promise<void> {
+    if (body.reply_to_id) {
+      const [original] = await tx
+        .select({ id: chatMessages.id })
+        .from(chatMessages)
+        .where(and(eq(chatMessages.id, body.reply_to_id), eq(chatMessages.bubleId, bubleId)))
+        .limit(1)
+      if (!original) throw validationError([{ path: ['reply_to_id'], message: CHAT_MESSAGES.replyNotInBuble }])
+    }
+    if (body.image_url && !(await hooks.isBubleImage(tx, body.image_url, bubleId)))
+      throw validationError([{ path: ['image_url'], message: CHAT_MESSAGES.badImage }])
+  }
+
+  return {
+    /** A page of a buble's chat, oldest first within the page, as the kept answer. */
+    page: (user: UserRow, bubleId: string, query: { before?: string | undefined; limit: number }) =>
+      pages.get(user.id, bubleId, query.before, query.limit),
+
+    /** Any member sends; the same client id again answers the message sent with it. */
+    async send(user: UserRow, bubleId: string, body: SendMessageBody): Promise<Created<ChatMessage>> {
+      return syncWrite(db, async (w) => {
+        await requireMembership(w.tx, bubleId, user.id)
+        const id = body.id ?? uuidv7()
+        if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id)) === 'existing')
+          return { value: await loadMessage(w.tx, id), created: false }
+        await checkSend(w.tx, bubleId, body)
+        const version = await w.takeVersion()
+        await w.tx.insert(chatMessages).values({
+          id,
+          bubleId,
+          senderId: user.id,
+          content: body.content,
+          type: body.type,
+          imageUrl: body.image_url ?? null,
+          replyToId: body.reply_to_id ?? null,
+          createdAt: now(),
+          addedVersion: version,
+          version,
+        })
+        w.changed(bubleId, 'chat_message')
+        hooks.contentAdded.announce(w, {
+          bubleId,
+          contentType: 'chat',
+          actorId: user.id,
+          title: user.name,
+          body: notificationText(body),
+        })
+        return { value: await loadMessage(w.tx, id), created: true }
+      })
+    },
+
+    /** The sender edits the text: marked edited; the replies quoting it change too. */
+    async edit(user: UserRow, messageId: string, content: string): Promise<ChatMessage> {
+      return syncWrite(db, async (w) => {
+        const { message } = await messageFor(w.tx, messageId, user.id)
+        if (message.senderId !== user.id) throw forbidden(CHAT_MESSAGES.onlySenderEdits)
+        await touchMessage(w, message, { content, isEdited: true })
+        await touchReplies(w, message)
+        return loadMessage(w.tx, messageId)
+      })
+    },
+
+    /**
+     * The sender, or a member holding delete_others_content. Its reactions go with it, devices get a
+     * `del`; replies keep their `reply_to_id` and answer `replyTo: null`; its image is forgotten
+     * once the delete has committed.
+     */
+    async remove(user: UserRow, messageId: string): Promise<void> {
+      await syncWrite(db, async (w) => {
+        const { message, me } = await messageFor(w.tx, messageId, user.id)
+        if (!mayDeleteContent(me, message.senderId)) throw forbidden(CHAT_MESSAGES.notAllowedToDelete)
+        await w.tx.delete(chatMessages).where(eq(chatMessages.id, messageId))
+        await w.deleted('chat_message', message.bubleId, [messageId])
+        await touchReplies(w, message)
+        if (message.imageUrl) w.afterCommit(() => void hooks.forgetFiles([message.imageUrl]))
+      })
+    },
+
+    /** Toggles the caller's reaction of one type: added when absent, removed when present. */
+    async react(user: UserRow, messageId: string, type: ReactionType) {
+      return syncWrite(db, async (w) => {
+        const { message } = await messageFor(w.tx, messageId, user.id)
+        const mine = and(
+          eq(chatReactions.messageId, messageId),
+          eq(chatReactions.userId, user.id),
+          eq(chatReactions.type, type),
+        )
+        const removed = await w.tx.delete(chatReactions).where(mine).returning({ type: chatReactions.type })
+        if (removed.length === 0)
+          await w.tx.insert(chatReactions).values({ messageId, userId: user.id, type, createdAt: now() })
+        await touchMessage(w, message)
+        const { reactions, reactionsSummary } = await loadMessage(w.tx, messageId)
+        return { reactions, reactionsSummary }
+      })
+    },
+
+    close: () => pages.close(),
+  }
+}

@@ -1,0 +1,411 @@
+import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { eq } from 'drizzle-orm'
+import { importJWK, jwtVerify } from 'jose'
+import { v7 as uuidv7 } from 'uuid'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { pushSubscriptions, users } from '../../db/schema.ts'
+import { backends } from '../../testing/databases.ts'
+import { createHarness, type Harness, uniqueEmail } from '../../testing/harness.ts'
+import { pushService } from './service.ts'
+
+/**
+ * Web Push (CONTRACT §5, §7) against a local push service on 127.0.0.1 that checks the VAPID JWT
+ * and decrypts the aes128gcm body (RFC 8291/8188) with the subscription's own private key.
+ */
+
+interface Received {
+  path: string
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: Buffer
+}
+
+/** A push service: answers each path with the statuses queued for it (then 201), and records every request. */
+async function startPushService() {
+  const received: Received[] = []
+  const answers = new Map<string, number[]>()
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const path = req.url ?? '/'
+      const status = answers.get(path)?.shift() ?? 201
+      received.push({ path, status, headers: req.headers, body: Buffer.concat(chunks) })
+      res.writeHead(status).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    origin,
+    received,
+    answer: (path: string, ...statuses: number[]) => answers.set(path, statuses),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** A browser's side of a subscription: its P-256 key pair and auth secret. */
+function newDeviceKeys() {
+  const ecdh = createECDH('prime256v1')
+  ecdh.generateKeys()
+  const auth = randomBytes(16)
+  return {
+    ecdh,
+    auth,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+  }
+}
+
+/** RFC 8291 + RFC 8188 (one record): the user agent's decryption of an aes128gcm push body. */
+function decrypt(body: Buffer, device: ReturnType<typeof newDeviceKeys>): string {
+  const salt = body.subarray(0, 16)
+  const idLength = body[20]!
+  const senderPublic = body.subarray(21, 21 + idLength)
+  const ciphertext = body.subarray(21 + idLength)
+  const shared = device.ecdh.computeSecret(senderPublic)
+  const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), device.ecdh.getPublicKey(), senderPublic])
+  const ikm = Buffer.from(hkdfSync('sha256', shared, device.auth, keyInfo, 32))
+  const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16))
+  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12))
+  const decipher = createDecipheriv('aes-128-gcm', cek, nonce)
+  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16))
+  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()])
+  // The last record ends with the delimiter 0x02, then zero padding.
+  let end = padded.length - 1
+  while (end >= 0 && padded[end] === 0) end--
+  expect(padded[end]).toBe(2)
+  return padded.subarray(0, end).toString('utf8')
+}
+
+/** Checks `Authorization: vapid t=<JWT>, k=<key>` as a push service does: ES256 by our key, for this origin. */
+async function verifyVapid(header: string | undefined, origin: string, publicKey: string, subject: string) {
+  const match = header?.match(/^vapid t=([^,]+), k=(\S+)$/)
+  expect(match, `Authorization: ${header}`).toBeTruthy()
+  const [, jwt, k] = match!
+  expect(k).toBe(publicKey)
+  const point = Buffer.from(k!, 'base64url')
+  const key = await importJWK(
+    {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33, 65).toString('base64url'),
+    },
+    'ES256',
+  )
+  const { payload, protectedHeader } = await jwtVerify(jwt!, key, { audience: origin, subject, algorithms: ['ES256'] })
+  expect(protectedHeader.alg).toBe('ES256')
+  const secondsLeft = (payload.exp ?? 0) - Date.now() / 1000
+  expect(secondsLeft).toBeGreaterThan(0)
+  expect(secondsLeft).toBeLessThanOrEqual(24 * 60 * 60)
+}
+
+type User = { token: string; id: string; name: string }
+
+describe.each(backends())('web push on %s', (backend) => {
+  let h: Harness
+  let service: Awaited<ReturnType<typeof startPushService>>
+  beforeAll(async () => {
+    service = await startPushService()
+    h = await createHarness(
+      backend,
+      { BUBLE_RATE_LIMITS: 'off' },
+      { allowLoopbackFetch: true, push: { retryBaseMs: 5 } },
+    )
+  })
+  afterAll(async () => {
+    await h?.services.pushSending.idle()
+    await h?.close()
+    await service?.close()
+  })
+  beforeEach(() => {
+    service.received.length = 0
+  })
+
+  const user = async (name: string): Promise<User> => {
+    const [row] = await h.database.db
+      .insert(users)
+      .values({ id: uuidv7(), name, email: uniqueEmail('push'), createdAt: h.clock.now, updatedAt: h.clock.now })
+      .returning()
+    return { id: row!.id, name, token: await h.deps.tokens.sign(row!) }
+  }
+  const createBuble = async (owner: User, name: string): Promise<{ id: string; slug: string }> => {
+    const res = await h.call('POST', '/api/bubles', { token: owner.token, body: { name } })
+    expect(res.status).toBe(201)
+    const json = await res.json()
+    return { id: json.id, slug: json.slug }
+  }
+  const join = async (owner: User, joiner: User, bubleId: string) => {
+    const invite = await h.call('POST', `/api/bubles/${bubleId}/invites`, { token: owner.token, body: {} })
+    const { code } = await invite.json()
+    expect((await h.call('POST', `/api/bubles/invites/${code}/accept`, { token: joiner.token })).status).toBe(200)
+  }
+  const subscribe = async (who: User, path: string) => {
+    const device = newDeviceKeys()
+    const endpoint = `${service.origin}${path}`
+    const res = await h.call('POST', '/api/push/subscriptions', {
+      token: who.token,
+      body: { endpoint, keys: device.keys },
+    })
+    expect(res.status).toBe(201)
+    return device
+  }
+  const post = async (who: User, bubleId: string, content: string) => {
+    const res = await h.call('POST', `/api/wall/${bubleId}/posts`, { token: who.token, body: { content } })
+    expect(res.status).toBe(201)
+    await h.services.pushSending.idle()
+  }
+  const subscriptionOf = async (path: string) =>
+    (
+      await h.database.db
+        .select()
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.endpoint, `${service.origin}${path}`))
+    )[0]
+
+  test('the VAPID public key is public', async () => {
+    const res = await h.call('GET', '/api/push/vapid-public-key')
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 200,
+      body: { publicKey: h.deps.vapid.publicKey },
+    })
+  })
+
+  test('a new post pushes the other members a signed, encrypted payload with their counters; the author gets nothing', async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const buble = await createBuble(alice, 'Book Club')
+    await join(alice, bob, buble.id)
+    await h.services.pushSending.idle()
+    await subscribe(alice, '/alice-1')
+    const bobDevice = await subscribe(bob, '/bob-1')
+    service.received.length = 0
+
+    await post(alice, buble.id, 'Chapter 3 tonight')
+
+    expect(service.received.map((r) => r.path)).toEqual(['/bob-1'])
+    const [push] = service.received
+    await verifyVapid(
+      push!.headers.authorization as string,
+      service.origin,
+      h.deps.vapid.publicKey,
+      'mailto:admin@localhost',
+    )
+    expect(push!.headers['content-encoding']).toBe('aes128gcm')
+    expect(push!.headers.ttl).toBe('86400')
+    expect(push!.headers.urgency).toBe('normal')
+    expect(JSON.parse(decrypt(push!.body, bobDevice))).toEqual({
+      type: 'unread',
+      buble_id: buble.id,
+      buble_name: 'Book Club',
+      contentType: 'wall',
+      title: 'Alice posted',
+      body: 'Chapter 3 tonight',
+      url: `/bubles/${buble.slug}/wall`,
+      unread: { wall: 1, events: 0, polls: 0, members: 0, chat: 0 },
+    })
+    expect((await subscriptionOf('/bob-1'))?.lastSuccessAt).toBeInstanceOf(Date)
+  })
+
+  test('a new event, poll and member push too', async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const carol = await user('Carol')
+    const buble = await createBuble(alice, 'Hikers')
+    await join(alice, bob, buble.id)
+    const bobDevice = await subscribe(bob, '/bob-2')
+    service.received.length = 0
+
+    const event = await h.call('POST', `/api/bubles/${buble.id}/events`, {
+      token: alice.token,
+      body: { title: 'Summit', event_time: new Date(h.clock.now.getTime() + 86_400_000).toISOString() },
+    })
+    expect(event.status).toBe(201)
+    const poll = await h.call('POST', `/api/bubles/${buble.id}/polls`, {
+      token: alice.token,
+      body: { question: 'Which trail?', options: ['North', 'South'] },
+    })
+    expect(poll.status).toBe(201)
+    await join(alice, carol, buble.id)
+    await h.services.pushSending.idle()
+
+    const payloads = service.received.map((r) => JSON.parse(decrypt(r.body, bobDevice)))
+    expect(payloads.map((p) => [p.contentType, p.title, p.body, p.url])).toEqual([
+      ['events', 'New event: Summit', 'Added by Alice', `/bubles/${buble.slug}/events`],
+      ['polls', 'New poll: Which trail?', 'Added by Alice', `/bubles/${buble.slug}/polls`],
+      ['members', 'Carol joined', 'Carol is a new member', `/bubles/${buble.slug}/members`],
+    ])
+    expect(payloads.at(-1).unread).toEqual({ wall: 0, events: 1, polls: 1, members: 1, chat: 0 })
+  })
+
+  test('a subscription answered 410 is deleted; a 5xx is retried and delivered once', async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const buble = await createBuble(alice, 'Choir')
+    await join(alice, bob, buble.id)
+    await subscribe(bob, '/gone')
+    const flakyDevice = await subscribe(bob, '/flaky')
+    service.answer('/gone', 410)
+    service.answer('/flaky', 503, 502)
+    service.received.length = 0
+
+    await post(alice, buble.id, 'Rehearsal moved')
+
+    expect(await subscriptionOf('/gone')).toBeUndefined()
+    expect(service.received.filter((r) => r.path === '/gone').map((r) => r.status)).toEqual([410])
+    const flaky = service.received.filter((r) => r.path === '/flaky')
+    expect(flaky.map((r) => r.status)).toEqual([503, 502, 201])
+    // Each try is encrypted afresh, and each decrypts to the same payload.
+    expect(new Set(flaky.map((r) => JSON.parse(decrypt(r.body, flakyDevice)).body))).toEqual(
+      new Set(['Rehearsal moved']),
+    )
+    expect((await subscriptionOf('/flaky'))?.lastSuccessAt).toBeInstanceOf(Date)
+  })
+
+  test('a push service that keeps failing is given up after a few tries, and the write never noticed', async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const buble = await createBuble(alice, 'Quiet')
+    await join(alice, bob, buble.id)
+    await subscribe(bob, '/down')
+    service.answer('/down', 500, 500, 500, 500, 500, 500)
+    service.received.length = 0
+
+    await post(alice, buble.id, 'Anyone?')
+
+    expect(service.received.filter((r) => r.path === '/down')).toHaveLength(4)
+    expect(await subscriptionOf('/down')).toBeDefined()
+  })
+
+  test('a muted buble and push turned off send nothing; preferences answer both', async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const buble = await createBuble(alice, 'Garden')
+    const other = await createBuble(alice, 'Other')
+    await join(alice, bob, buble.id)
+    await subscribe(bob, '/bob-3')
+    service.received.length = 0
+
+    const mute = await h.call('PUT', `/api/push/mutes/${buble.id}`, { token: bob.token, body: { muted: true } })
+    expect({ status: mute.status, body: await mute.json() }).toEqual({
+      status: 200,
+      body: { buble_id: buble.id, muted: true },
+    })
+    expect(await (await h.call('GET', '/api/push/preferences', { token: bob.token })).json()).toEqual({
+      enabled: true,
+      muted: [buble.id],
+    })
+    await post(alice, buble.id, 'Muted one')
+    expect(service.received).toEqual([])
+
+    await h.call('PUT', `/api/push/mutes/${buble.id}`, { token: bob.token, body: { muted: false } })
+    const off = await h.call('PUT', '/api/push/preferences', { token: bob.token, body: { enabled: false } })
+    expect(await off.json()).toEqual({ enabled: false, muted: [] })
+    await post(alice, buble.id, 'Nobody hears this')
+    expect(service.received).toEqual([])
+
+    await h.call('PUT', '/api/push/preferences', { token: bob.token, body: { enabled: true } })
+    await post(alice, buble.id, 'Back on')
+    expect(service.received.map((r) => r.path)).toEqual(['/bob-3'])
+
+    // A buble the caller is not in is not found.
+    const notMine = await h.call('PUT', `/api/push/mutes/${other.id}`, { token: bob.token, body: { muted: true } })
+    expect(notMine.status).toBe(404)
+    expect((await notMine.json()).code).toBe('NOT_FOUND')
+  })
+
+  test('unsubscribing removes only your own subscription', async () => {
+    const bob = await user('Bob')
+    const carol = await user('Carol')
+    await subscribe(bob, '/bob-4')
+    const endpoint = `${service.origin}/bob-4`
+    const theirs = await h.call('DELETE', '/api/push/subscriptions', { token: carol.token, body: { endpoint } })
+    expect(theirs.status).toBe(204)
+    expect(await subscriptionOf('/bob-4')).toBeDefined()
+    const mine = await h.call('DELETE', '/api/push/subscriptions', { token: bob.token, body: { endpoint } })
+    expect(mine.status).toBe(204)
+    expect(await subscriptionOf('/bob-4')).toBeUndefined()
+  })
+
+  test('the subscription calls need a sign-in', async () => {
+    const res = await h.call('POST', '/api/push/subscriptions', {
+      body: { endpoint: 'https://push.example.com/x', keys: newDeviceKeys().keys },
+    })
+    expect(res.status).toBe(401)
+  })
+
+  test('a plain http endpoint is refused with a clear message', async () => {
+    const bob = await user('Bob')
+    const res = await h.call('POST', '/api/push/subscriptions', {
+      token: bob.token,
+      body: { endpoint: 'http://push.example.com/abc', keys: newDeviceKeys().keys },
+    })
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 400,
+      body: {
+        code: 'VALIDATION_ERROR',
+        message: 'endpoint must be an https address',
+        issues: [{ path: 'endpoint', message: 'endpoint must be an https address' }],
+      },
+    })
+  })
+
+  describe('endpoint validation (no loopback allowed)', () => {
+    // A resolver the test controls: push.example.com is public, the others are not.
+    const lookup = async (host: string) => {
+      const table: Record<string, string[]> = {
+        'push.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+        'evil.example.com': ['93.184.216.34', '10.0.0.7'],
+        'inside.example.com': ['192.168.1.20'],
+      }
+      const addresses = table[host]
+      if (!addresses) throw new Error(`ENOTFOUND ${host}`)
+      return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+    }
+
+    test.each([
+      ['http://push.example.com/x', 'https'],
+      ['https://127.0.0.1/x', 'refused address'],
+      ['https://10.1.2.3/x', 'refused address'],
+      ['https://169.254.169.254/latest', 'refused address'],
+      ['https://[::1]/x', 'refused address'],
+      ['https://[fd00::1]/x', 'refused address'],
+      ['https://[::ffff:127.0.0.1]/x', 'refused address'],
+      ['https://evil.example.com/x', 'refused address (10.0.0.7)'],
+      ['https://inside.example.com/x', 'refused address (192.168.1.20)'],
+      ['https://nowhere.example.com/x', 'could not be resolved'],
+      ['not a url', 'valid https URL'],
+    ])('%s is refused', async (endpoint, why) => {
+      const push = pushService(h.deps, { lookup })
+      const bob = await user('Bob')
+      const [row] = await h.database.db.select().from(users).where(eq(users.id, bob.id))
+      const err = await push.subscribe(row!, { endpoint, keys: newDeviceKeys().keys }).catch((e) => e)
+      expect(err.code).toBe('VALIDATION_ERROR')
+      expect(err.message).toContain(why)
+    })
+
+    test('a public https endpoint is stored (and nothing is sent)', async () => {
+      const push = pushService(h.deps, { lookup })
+      const bob = await user('Bob')
+      const [row] = await h.database.db.select().from(users).where(eq(users.id, bob.id))
+      await push.subscribe(row!, { endpoint: 'https://push.example.com/send/abc', keys: newDeviceKeys().keys })
+      const [stored] = await h.database.db
+        .select()
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.endpoint, 'https://push.example.com/send/abc'))
+      expect(stored?.userId).toBe(bob.id)
+      expect(service.received).toEqual([])
+    })
+
+    test('keys that are no P-256 key or auth secret are refused', async () => {
+      const push = pushService(h.deps, { lookup })
+      const bob = await user('Bob')
+      const [row] = await h.database.db.select().from(users).where(eq(users.id, bob.id))
+      const endpoint = 'https://push.example.com/send/def'
+      const bad = await push.subscribe(row!, { endpoint, keys: { p256dh: 'abc', auth: 'def' } }).catch((e) => e)
+      expect(bad.code).toBe('VALIDATION_ERROR')
+    })
+  })
+})

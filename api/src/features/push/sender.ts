@@ -1,0 +1,219 @@
+/**
+ * Sends the Web Push of CONTRACT §5 when something new arrives in a buble: after the commit, to the
+ * other members who have push on and the buble unmuted, each with their own unread counters. An
+ * in-process queue sends with bounded concurrency through the guarded fetch (CONTRACT §7), retries
+ * 5xx, 429 and network failures with exponential backoff and jitter, and deletes a subscription its
+ * push service answers 404 or 410 for. Nothing here can block or fail the write: errors are logged.
+ */
+
+import type { UnreadPush } from '@buble/shared/push'
+import { CONTENT_TYPES, type ContentType } from '@buble/shared/unread'
+import { eq, sql } from 'drizzle-orm'
+import webpush from 'web-push'
+import { pushSubscriptions } from '../../db/schema.ts'
+import type { Deps } from '../../deps.ts'
+import type { ContentAdded, ContentAddedBus } from '../../lib/content-added.ts'
+import { createSafeFetch, SafeFetchError } from '../../lib/safe-fetch.ts'
+import type { UnreadService } from '../unread/service.ts'
+import type { PushOptions } from './service.ts'
+
+/** How long a push service keeps an undelivered push: a day (a stale counter is of no use later). */
+const TTL_SECONDS = 24 * 60 * 60
+const MAX_QUEUED = 10_000
+const MAX_RETRY_DELAY_MS = 5 * 60_000
+
+interface Subscription {
+  id: string
+  endpoint: string
+  p256dh: string
+  auth: string
+}
+
+interface Job {
+  subscription: Subscription
+  payload: string
+  attempt: number
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
+
+/** Push services take about 4 KB: a notification needs only the start of a long post. */
+const clip = (text: string, max: number): string => {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`
+}
+
+/** The tab a content type counts on, as the PWA's URL names it. */
+const tabOf = (contentType: ContentType): string => contentType
+
+export type PushSender = ReturnType<typeof pushSender>
+
+export function pushSender(
+  deps: Pick<Deps, 'db' | 'log' | 'now' | 'vapid'>,
+  unread: Pick<UnreadService, 'countersOf'>,
+  bus: ContentAddedBus,
+  options: PushOptions = {},
+) {
+  const { db, log, now, vapid } = deps
+  const { retryBaseMs = 2000, maxAttempts = 4, concurrency = 4 } = options
+  const safeFetch = createSafeFetch({
+    allowLoopback: options.allowLoopback === true,
+    lookup: options.lookup,
+    maxBytes: 64 * 1024,
+    maxRedirects: 0,
+  })
+  const waiting: Job[] = []
+  const timers = new Set<NodeJS.Timeout>()
+  let running = 0
+  let preparing = 0
+  let closed = false
+
+  /** Everyone to tell and the payload each gets; one query for the recipients, one per recipient for counters. */
+  async function prepare(added: ContentAdded): Promise<void> {
+    const [buble] = rowsOf<{ name: string; slug: string }>(
+      await db.execute(sql`select name, slug from bubles where id = ${added.bubleId}`),
+    )
+    if (!buble) return
+    const rows = rowsOf<Subscription & { user_id: string }>(
+      await db.execute(sql`select s.id, s.user_id, s.endpoint, s.p256dh, s.auth
+        from push_subscriptions s
+        join memberships m on m.user_id = s.user_id and m.buble_id = ${added.bubleId}
+        join users u on u.id = s.user_id
+        where s.user_id <> ${added.actorId} and u.push_enabled and u.status = 'active'
+          and not exists (select 1 from push_mutes pm where pm.user_id = s.user_id and pm.buble_id = ${added.bubleId})`),
+    )
+    const byUser = new Map<string, Subscription[]>()
+    for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
+    for (const [userId, subscriptions] of byUser) {
+      const counters = await unread.countersOf(
+        db,
+        userId,
+        CONTENT_TYPES.map((contentType) => ({ bubleId: added.bubleId, contentType })),
+      )
+      const counts = Object.fromEntries([...counters.values()].map((c) => [c.contentType, c.unreadCount]))
+      const payload: UnreadPush = {
+        type: 'unread',
+        buble_id: added.bubleId,
+        buble_name: buble.name,
+        contentType: added.contentType,
+        title: clip(added.title, 100),
+        body: clip(added.body, 200),
+        url: `/bubles/${buble.slug}/${tabOf(added.contentType)}`,
+        unread: Object.fromEntries(CONTENT_TYPES.map((type) => [type, counts[type] ?? 0])) as UnreadPush['unread'],
+      }
+      const json = JSON.stringify(payload)
+      for (const { id, endpoint, p256dh, auth } of subscriptions)
+        enqueue({ subscription: { id, endpoint, p256dh, auth }, payload: json, attempt: 1 })
+    }
+  }
+
+  function enqueue(job: Job): void {
+    if (closed) return
+    if (waiting.length >= MAX_QUEUED) {
+      log.warn('push queue full; a push was dropped', { subscription: job.subscription.id })
+      return
+    }
+    waiting.push(job)
+    pump()
+  }
+
+  function pump(): void {
+    while (!closed && running < concurrency && waiting.length > 0) {
+      const job = waiting.shift() as Job
+      running++
+      deliver(job)
+        .catch((err) => log.error('push delivery failed', { err, subscription: job.subscription.id }))
+        .finally(() => {
+          running--
+          pump()
+        })
+    }
+  }
+
+  async function deliver(job: Job): Promise<void> {
+    const { subscription } = job
+    // Encrypted afresh on each try (RFC 8291: a new key and salt per message), with a fresh VAPID JWT.
+    const details = webpush.generateRequestDetails(
+      { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+      job.payload,
+      { vapidDetails: vapid, TTL: TTL_SECONDS, urgency: 'normal', contentEncoding: 'aes128gcm' },
+    )
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(details.headers)) {
+      if (name.toLowerCase() !== 'content-length') headers[name.toLowerCase()] = String(value)
+    }
+    let status: number
+    let retryAfter: string | null = null
+    try {
+      const response = await safeFetch(details.endpoint, {
+        method: 'POST',
+        headers,
+        body: details.body ?? undefined,
+      })
+      status = response.status
+      retryAfter = response.headers.get('retry-after')
+    } catch (err) {
+      if (err instanceof SafeFetchError && (err.reason === 'network' || err.reason === 'timeout'))
+        return retry(job, null, err.message)
+      log.warn('push endpoint refused', { subscription: subscription.id, reason: String(err) })
+      return
+    }
+    if (status >= 200 && status < 300) {
+      await db.update(pushSubscriptions).set({ lastSuccessAt: now() }).where(eq(pushSubscriptions.id, subscription.id))
+      return
+    }
+    if (status === 404 || status === 410) {
+      // The push service says this subscription is gone for good (the user unsubscribed, the browser forgot it).
+      await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, subscription.id))
+      return
+    }
+    if (status === 429 || status >= 500) return retry(job, retryAfter, `status ${status}`)
+    log.warn('push service refused a push', { subscription: subscription.id, status })
+  }
+
+  function retry(job: Job, retryAfter: string | null, why: string): void {
+    if (job.attempt >= maxAttempts) {
+      log.warn('push given up', { subscription: job.subscription.id, attempts: job.attempt, why })
+      return
+    }
+    // Exponential backoff with full jitter in its upper half; a Retry-After asks for at least that long.
+    const backoff = retryBaseMs * 2 ** (job.attempt - 1) * (0.5 + Math.random() / 2)
+    const asked = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : 0
+    const delay = Math.min(MAX_RETRY_DELAY_MS, Math.max(backoff, asked))
+    const timer = setTimeout(() => {
+      timers.delete(timer)
+      enqueue({ ...job, attempt: job.attempt + 1 })
+    }, delay)
+    timer.unref()
+    timers.add(timer)
+  }
+
+  const stopListening = bus.listen((added) => {
+    if (closed) return
+    preparing++
+    prepare(added)
+      .catch((err) => {
+        // Once closed, the database may be gone too: a preparation cut short is not a failure.
+        if (!closed) log.error('push preparation failed', { err, bubleId: added.bubleId })
+      })
+      .finally(() => {
+        preparing--
+      })
+  })
+
+  return {
+    /** Resolves once nothing is being prepared, queued, in flight or waiting for a retry (tests). */
+    async idle(): Promise<void> {
+      while (preparing > 0 || running > 0 || waiting.length > 0 || timers.size > 0)
+        await new Promise((resolve) => setTimeout(resolve, 5))
+    },
+    /** Stops listening and drops what is queued (in-flight sends finish on their own). */
+    close(): void {
+      closed = true
+      stopListening()
+      waiting.length = 0
+      for (const timer of timers) clearTimeout(timer)
+      timers.clear()
+    },
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * "Something new arrived in a buble": what a new post, event, poll, member or chat message tells
+ * the rest of the app once its write has committed (Web Push listens; CONTRACT §5). A service
+ * announces inside its sync write; listeners hear it only after the commit, never for a write that
+ * rolled back, and a listener's failure is never the write's.
+ */
+
+import type { ContentType } from '@buble/shared/unread'
+import type { SyncWriter } from './sync-writes.ts'
+
+export interface ContentAdded {
+  bubleId: string
+  /** The tab it counts on. */
+  contentType: ContentType
+  /** Who added it: they are not told of their own content. */
+  actorId: string
+  /** A short line for a notification: "Ann posted", "New event: Lucia dinner". */
+  title: string
+  body: string
+}
+
+type Listener = (added: ContentAdded) => void
+
+export interface ContentAddedBus {
+  /** Call inside a sync write: listeners hear it once the write has committed. */
+  announce(w: SyncWriter, added: ContentAdded): void
+  listen(listener: Listener): () => void
+}
+
+export function createContentAddedBus(): ContentAddedBus {
+  const listeners = new Set<Listener>()
+  return {
+    announce(w, added) {
+      w.afterCommit(() => {
+        for (const listener of listeners) listener(added)
+      })
+    },
+    listen(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}

@@ -1,0 +1,55 @@
+import { useId, useRef, useState } from 'react'
+import { createPortal } from 'react-dom'
+import { type LocalBuble, useMembers } from '../../data/bubles.ts'
+import { useDevice } from '../../data/data-context.tsx'
+import { useKeepRead, useUnread } from '../../data/unread.ts'
+import { actorOf } from '../bubles/actor.ts'
+import { TabCount } from '../bubles/buble-tabs.tsx'
+import { ChatPanel } from './chat-panel.tsx'
+
+/**
+ * The header's Chat button (with the chat's unread counter) and the floating panel it toggles.
+ * While the panel is open the chat reads as read, on every device of the user.
+ */
+export function ChatLauncher({ buble }: { buble: LocalBuble }) {
+  const device = useDevice()
+  const members = useMembers(buble.id)
+  const [open, setOpen] = useState(false)
+  const panelId = useId()
+  const button = useRef<HTMLButtonElement>(null)
+  const unread = useUnread(buble.id).chat
+  useKeepRead(buble.id, open ? 'chat' : null)
+  const count = open ? 0 : unread
+
+  function close() {
+    setOpen(false)
+    button.current?.focus()
+  }
+
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="btn btn-secondary chat-button"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        Chat
+        <TabCount count={count} />
+      </button>
+      {open &&
+        createPortal(
+          <ChatPanel
+            id={panelId}
+            buble={buble}
+            actor={actorOf(buble, members, device.userId)}
+            userId={device.userId}
+            onClose={close}
+          />,
+          document.body,
+        )}
+    </>
+  )
+}

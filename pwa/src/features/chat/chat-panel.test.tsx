@@ -1,0 +1,284 @@
+import type { MemberRef } from '@buble/shared/bubles'
+import type { ChatMessage } from '@buble/shared/chat'
+import type { BubleRole } from '@buble/shared/permissions'
+import type { Change } from '@buble/sync/protocol'
+import { screen, waitFor, within } from '@testing-library/react'
+import { expect, test, vi } from 'vitest'
+import { json } from '../../test/fake-fetch.ts'
+import {
+  alice,
+  bob,
+  bubleChange,
+  makeBuble,
+  makeMember,
+  memberChange,
+  person,
+  putChange,
+  unreadChange,
+} from '../../test/fixtures.ts'
+import { renderApp } from '../../test/render-app.tsx'
+import type { TestServer } from '../../test/test-device.ts'
+
+const PROFILE = 'GET /api/users/profile'
+const buble = makeBuble({ name: 'Book Club' })
+
+let count = 0
+function makeMessage(
+  sender: string,
+  content: string,
+  minutesAgo: number,
+  extra: Partial<ChatMessage> = {},
+): ChatMessage {
+  return {
+    id: `0190f5b4-4000-7000-8000-${String(++count).padStart(12, '0')}`,
+    buble_id: buble.id,
+    content,
+    type: 'text',
+    image_url: null,
+    sender: person(sender),
+    created_at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    is_edited: false,
+    reply_to_id: null,
+    replyTo: null,
+    reactions: {},
+    reactionsSummary: {},
+    ...extra,
+  }
+}
+const messageChange = (message: ChatMessage) => putChange('chat_message', message)
+
+/** A server that never answers a push: what the panel shows comes from the device alone. */
+const silent: Partial<TestServer> = { push: () => new Promise(() => {}) }
+
+function openBuble(rows: Change[], options: { server?: Partial<TestServer>; role?: BubleRole } = {}) {
+  return renderApp({
+    route: '/bubles/book-club',
+    user: alice,
+    server: {
+      seed: [
+        bubleChange(buble),
+        memberChange(buble.id, makeMember(alice, options.role ?? 'owner')),
+        memberChange(buble.id, makeMember(bob, 'member')),
+        ...rows,
+      ],
+      ...options.server,
+    },
+    api: { [PROFILE]: json(200, alice) },
+  })
+}
+
+type App = ReturnType<typeof openBuble>
+
+async function openChat(app: App) {
+  await app.user.click(await screen.findByRole('button', { name: /^Chat/ }))
+  return screen.getByRole('dialog', { name: 'Chat in Book Club' })
+}
+
+const field = () => screen.getByRole('textbox', { name: 'Write a message' })
+const messageItems = () =>
+  within(screen.getByRole('list', { name: 'Messages' })).getAllByRole('listitem', { name: /^Message from/ })
+const texts = () => messageItems().map((item) => item.querySelector('.chat-text')?.textContent)
+const queued = async (app: App, name: string) =>
+  (await app.device.current()!.db.outbox.toArray()).filter((entry) => entry.name === name)
+
+test('the Chat button shows the chat’s unread count, 99+ beyond, and opening the panel reads it', async () => {
+  const app = openBuble([unreadChange(buble.id, 'chat', 150)])
+  const button = await screen.findByRole('button', { name: 'Chat 99+ unread' }, { timeout: 3000 })
+  expect(button).toHaveAttribute('aria-expanded', 'false')
+  await app.user.click(button)
+  expect(button).toHaveAttribute('aria-expanded', 'true')
+  await waitFor(() => expect(button).toHaveAccessibleName('Chat'))
+  await waitFor(async () => expect(await queued(app, 'unread.read')).toHaveLength(1))
+  expect((await queued(app, 'unread.read'))[0]!.args).toEqual({ buble_id: buble.id, contentType: 'chat' })
+})
+
+test('the panel lists messages oldest first with sender, time and marks; an empty chat says so; Escape closes', async () => {
+  const app = openBuble([
+    messageChange(makeMessage('Bob Builder', 'Second', 5, { is_edited: true })),
+    messageChange(makeMessage('Alice Example', 'First', 10)),
+  ])
+  const panel = await openChat(app)
+  await waitFor(() => expect(texts()).toEqual(['First', 'Second']))
+  const bobs = screen.getByRole('listitem', { name: 'Message from Bob Builder' })
+  expect(within(bobs).getByText('5m ago')).toBeInTheDocument()
+  expect(within(bobs).getByText('(edited)')).toBeInTheDocument()
+  expect(field()).toHaveFocus()
+  await app.user.keyboard('{Escape}')
+  expect(panel).not.toBeInTheDocument()
+  expect(screen.getByRole('button', { name: 'Chat' })).toHaveFocus()
+})
+
+test('an empty chat invites the first message', async () => {
+  const app = openBuble([])
+  await openChat(app)
+  expect(await screen.findByRole('heading', { name: 'No messages yet' })).toBeInTheDocument()
+})
+
+test('Enter sends at once, marked Sending…, queued once as chat.send; Shift+Enter starts a new line', async () => {
+  const app = openBuble([], { server: silent })
+  await openChat(app)
+  await app.user.type(field(), 'Line one{Shift>}{Enter}{/Shift}Line two')
+  expect(field()).toHaveValue('Line one\nLine two')
+  expect(await queued(app, 'chat.send')).toHaveLength(0)
+  await app.user.keyboard('{Enter}')
+  const mine = await screen.findByRole('listitem', { name: 'Message from Alice Example' })
+  expect(mine.querySelector('.chat-text')?.textContent).toBe('Line one\nLine two')
+  expect(within(mine).getByText('Sending…')).toBeInTheDocument()
+  expect(field()).toHaveValue('')
+  const sent = await queued(app, 'chat.send')
+  expect(sent).toHaveLength(1)
+  expect(sent[0]!.args).toEqual({
+    id: expect.any(String),
+    buble_id: buble.id,
+    content: 'Line one\nLine two',
+    type: 'text',
+  })
+  // An empty field sends nothing.
+  await app.user.keyboard('{Enter}')
+  expect(await queued(app, 'chat.send')).toHaveLength(1)
+})
+
+test('a reply shows its quote above the composer and inside the sent message', async () => {
+  const question = makeMessage('Bob Builder', 'Who brings snacks?', 3)
+  const app = openBuble([messageChange(question)], { server: silent })
+  await openChat(app)
+  const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  await app.user.click(within(bobs).getByRole('button', { name: 'Reply to Bob Builder' }))
+  const quote = screen.getByLabelText('Replying to Bob Builder')
+  expect(quote).toHaveTextContent('Who brings snacks?')
+  expect(field()).toHaveFocus()
+  await app.user.type(field(), 'I do{Enter}')
+  const mine = await screen.findByRole('listitem', { name: 'Message from Alice Example' })
+  expect(within(mine).getByText('Who brings snacks?')).toBeInTheDocument()
+  expect(screen.queryByLabelText('Replying to Bob Builder')).toBeNull()
+  expect((await queued(app, 'chat.send'))[0]!.args).toMatchObject({ content: 'I do', reply_to_id: question.id })
+})
+
+test('edit and delete show on the sender’s own messages only; an edit is marked, a delete asks first', async () => {
+  const app = openBuble(
+    [messageChange(makeMessage('Bob Builder', 'Bob’s', 5)), messageChange(makeMessage('Alice Example', 'Alice’s', 4))],
+    { server: silent, role: 'member' },
+  )
+  await openChat(app)
+  const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  expect(within(bobs).queryByRole('button', { name: 'Edit message' })).toBeNull()
+  expect(within(bobs).queryByRole('button', { name: 'Delete message' })).toBeNull()
+
+  const alices = screen.getByRole('listitem', { name: 'Message from Alice Example' })
+  await app.user.click(within(alices).getByRole('button', { name: 'Edit message' }))
+  const edit = within(alices).getByRole('textbox', { name: 'Edit message' })
+  await app.user.clear(edit)
+  await app.user.type(edit, 'Alice’s, edited')
+  await app.user.click(within(alices).getByRole('button', { name: 'Save' }))
+  await waitFor(() => expect(alices.querySelector('.chat-text')?.textContent).toBe('Alice’s, edited'))
+  expect(within(alices).getByText('(edited)')).toBeInTheDocument()
+  expect((await queued(app, 'chat.edit'))[0]!.args).toMatchObject({ content: 'Alice’s, edited' })
+
+  await app.user.click(within(alices).getByRole('button', { name: 'Delete message' }))
+  const confirm = screen.getByRole('dialog', { name: 'Delete message?' })
+  await app.user.click(within(confirm).getByRole('button', { name: 'Delete message' }))
+  await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Message from Alice Example' })).toBeNull())
+  expect(await queued(app, 'chat.delete')).toHaveLength(1)
+})
+
+test('a holder of delete_others_content may delete others’ messages, not edit them', async () => {
+  const app = openBuble([messageChange(makeMessage('Bob Builder', 'Bob’s', 5))], { server: silent })
+  await openChat(app)
+  const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  expect(within(bobs).getByRole('button', { name: 'Delete message' })).toBeInTheDocument()
+  expect(within(bobs).queryByRole('button', { name: 'Edit message' })).toBeNull()
+})
+
+test('a reaction toggles on and off with its count, queued as chat.react', async () => {
+  const bobRef: MemberRef = person('Bob Builder')
+  const app = openBuble(
+    [
+      messageChange(
+        makeMessage('Bob Builder', 'Hi', 5, { reactions: { [bobRef.id]: ['like'] }, reactionsSummary: { like: 1 } }),
+      ),
+    ],
+    { server: silent },
+  )
+  await openChat(app)
+  const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  await app.user.click(within(bobs).getByRole('button', { name: 'Like, 1' }))
+  const liked = await within(bobs).findByRole('button', { name: 'Like, 2' })
+  expect(liked).toHaveAttribute('aria-pressed', 'true')
+  await app.user.click(liked)
+  expect(await within(bobs).findByRole('button', { name: 'Like, 1' })).toHaveAttribute('aria-pressed', 'false')
+  const reacts = await queued(app, 'chat.react')
+  expect(reacts.map((entry) => [entry.args, entry.settled])).toEqual([
+    [expect.objectContaining({ reactionType: 'like' }), { on: true }],
+    [expect.objectContaining({ reactionType: 'like' }), { on: false }],
+  ])
+})
+
+test('a message arriving from the server appears and is announced', async () => {
+  const app = openBuble([messageChange(makeMessage('Bob Builder', 'Earlier', 5))])
+  await openChat(app)
+  await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  await app.device.current()!.remember([messageChange(makeMessage('Bob Builder', 'Just now', 0))])
+  await waitFor(() => expect(texts()).toEqual(['Earlier', 'Just now']))
+  expect(await screen.findByText('New message from Bob Builder: Just now')).toBeInTheDocument()
+})
+
+test('older messages load a page at a time above, keeping the view where it was', async () => {
+  const rows = Array.from({ length: 60 }, (_, i) =>
+    messageChange(makeMessage('Bob Builder', `Message ${i + 1}`, 60 - i)),
+  )
+  const app = openBuble(rows)
+  await openChat(app)
+  await waitFor(() => expect(messageItems()).toHaveLength(50), { timeout: 4000 })
+  expect(texts()[0]).toBe('Message 11')
+  expect(texts().at(-1)).toBe('Message 60')
+
+  // jsdom lays nothing out: every message is 100px high, the view 400px.
+  const list = document.querySelector<HTMLElement>('.chat-list')!
+  let top = 0
+  Object.defineProperty(list, 'scrollHeight', { get: () => list.querySelectorAll('.chat-message').length * 100 })
+  Object.defineProperty(list, 'clientHeight', { get: () => 400 })
+  Object.defineProperty(list, 'scrollTop', { get: () => top, set: (value: number) => (top = value) })
+  top = 200
+  await app.user.click(screen.getByRole('button', { name: 'Load older messages' }))
+  await waitFor(() => expect(messageItems()).toHaveLength(60), { timeout: 4000 })
+  expect(texts()[0]).toBe('Message 1')
+  // 4,800px from the bottom before; the same after ten more messages above.
+  expect(top).toBe(6000 - 4800)
+  expect(screen.queryByRole('button', { name: 'Load older messages' })).toBeNull()
+}, 20_000)
+
+test('a refused message is taken back and the sync status keeps its text under the spec’s headline', async () => {
+  const app = openBuble([], {
+    server: {
+      push: (body) => ({
+        results: body.mutations.map((m) => ({
+          id: m.id,
+          status: 'rejected' as const,
+          code: 'FORBIDDEN',
+          message: 'Not a member',
+        })),
+      }),
+    },
+  })
+  await openChat(app)
+  await app.user.type(field(), 'Not welcome{Enter}')
+  expect(await screen.findByText('Not saved: Failed to send message')).toBeInTheDocument()
+  await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Message from Alice Example' })).toBeNull())
+  expect((await app.device.current()!.db.rejections.toArray())[0]).toMatchObject({
+    name: 'chat.send',
+    args: { content: 'Not welcome' },
+  })
+})
+
+test('offline, a message still shows at once and waits in the queue; the image button says why it waits', async () => {
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
+  const app = openBuble([])
+  await openChat(app)
+  const image = screen.getByLabelText('Send an image')
+  expect(image).toBeDisabled()
+  expect(image).toHaveAccessibleDescription('Images can be added when you are online.')
+  await app.user.type(field(), 'Written on the train{Enter}')
+  const mine = await screen.findByRole('listitem', { name: 'Message from Alice Example' })
+  expect(within(mine).getByText('Sending…')).toBeInTheDocument()
+  expect(await queued(app, 'chat.send')).toHaveLength(1)
+})

@@ -1,0 +1,116 @@
+import { screen, waitFor } from '@testing-library/react'
+import { afterEach, expect, test, vi } from 'vitest'
+import { json } from '../../test/fake-fetch.ts'
+import { alice, aliceProfile } from '../../test/fixtures.ts'
+import { renderApp } from '../../test/render-app.tsx'
+import { NOTIFICATION_TEXTS } from './notifications-section.tsx'
+
+const ENDPOINT = 'https://push.example.com/send/abc'
+const KEYS = { p256dh: 'BPublicKey', auth: 'secret' }
+
+/** A browser with Web Push: Notification, PushManager and a ready service worker, all scripted. */
+function stubPushBrowser({ permission = 'default', answer = 'granted', subscribed = false } = {}) {
+  const notification = {
+    permission,
+    requestPermission: vi.fn(async () => {
+      notification.permission = answer
+      return answer
+    }),
+  }
+  const subscription = {
+    endpoint: ENDPOINT,
+    toJSON: () => ({ endpoint: ENDPOINT, keys: KEYS }),
+    unsubscribe: vi.fn(async () => true),
+  }
+  let current = subscribed ? subscription : null
+  const pushManager = {
+    getSubscription: vi.fn(async () => current),
+    subscribe: vi.fn(async () => {
+      current = subscription
+      return subscription
+    }),
+  }
+  vi.stubGlobal('Notification', notification)
+  vi.stubGlobal('PushManager', function PushManager() {})
+  Object.defineProperty(navigator, 'serviceWorker', {
+    configurable: true,
+    value: { ready: Promise.resolve({ pushManager }), addEventListener() {}, removeEventListener() {} },
+  })
+  return { notification, pushManager, subscription }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  Reflect.deleteProperty(navigator, 'serviceWorker')
+})
+
+const profile = { 'GET /api/users/profile': json(200, aliceProfile) }
+
+test('permission is asked only after the switch is clicked; the subscription is sent and push turned on', async () => {
+  const browser = stubPushBrowser()
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: {
+      ...profile,
+      'GET /api/push/vapid-public-key': json(200, { publicKey: 'BVapidKey' }),
+      'POST /api/push/subscriptions': json(201, { endpoint: ENDPOINT }),
+      'PUT /api/push/preferences': json(200, { enabled: true, muted: [] }),
+    },
+  })
+  expect(await screen.findByText(NOTIFICATION_TEXTS.explanation)).toBeInTheDocument()
+  const toggle = await screen.findByRole('switch', { name: 'Push notifications on this device' })
+  await waitFor(() => expect(toggle).toBeEnabled())
+  expect(browser.notification.requestPermission).not.toHaveBeenCalled()
+
+  await app.user.click(toggle)
+  await waitFor(() => expect(toggle).toBeChecked())
+  expect(browser.notification.requestPermission).toHaveBeenCalledOnce()
+  expect(browser.pushManager.subscribe).toHaveBeenCalledWith({
+    userVisibleOnly: true,
+    applicationServerKey: 'BVapidKey',
+  })
+  expect(app.callsTo('POST /api/push/subscriptions').map((c) => c.body)).toEqual([{ endpoint: ENDPOINT, keys: KEYS }])
+  expect(app.callsTo('PUT /api/push/preferences').map((c) => c.body)).toEqual([{ enabled: true }])
+})
+
+test('a refusal says how to allow notifications again and subscribes nothing', async () => {
+  const browser = stubPushBrowser({ answer: 'denied' })
+  const app = renderApp({ route: '/profile', user: alice, api: profile })
+  const toggle = await screen.findByRole('switch', { name: 'Push notifications on this device' })
+  await waitFor(() => expect(toggle).toBeEnabled())
+  await app.user.click(toggle)
+  expect(await screen.findByText(NOTIFICATION_TEXTS.denied)).toBeInTheDocument()
+  expect(toggle).not.toBeChecked()
+  expect(browser.pushManager.subscribe).not.toHaveBeenCalled()
+  expect(app.calls.filter((c) => c.url.startsWith('/api/push'))).toEqual([])
+})
+
+test('turning it off turns push off on the server and unsubscribes this device', async () => {
+  const browser = stubPushBrowser({ permission: 'granted', subscribed: true })
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: {
+      ...profile,
+      'PUT /api/push/preferences': json(200, { enabled: false, muted: [] }),
+      'DELETE /api/push/subscriptions': new Response(null, { status: 204 }),
+    },
+  })
+  const toggle = await screen.findByRole('switch', { name: 'Push notifications on this device' })
+  await waitFor(() => expect(toggle).toBeChecked())
+  await app.user.click(toggle)
+  await waitFor(() => expect(toggle).not.toBeChecked())
+  expect(app.callsTo('PUT /api/push/preferences').map((c) => c.body)).toEqual([{ enabled: false }])
+  expect(app.callsTo('DELETE /api/push/subscriptions').map((c) => c.body)).toEqual([{ endpoint: ENDPOINT }])
+  expect(browser.subscription.unsubscribe).toHaveBeenCalledOnce()
+})
+
+test('on an iPhone in Safari (not on the Home Screen) it explains how to get notifications', async () => {
+  vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Mobile/15E148 Safari/604.1',
+  )
+  renderApp({ route: '/profile', user: alice, api: profile })
+  expect(await screen.findByText(NOTIFICATION_TEXTS.homeScreen)).toBeInTheDocument()
+  expect(screen.queryByRole('switch')).not.toBeInTheDocument()
+})

@@ -1,0 +1,56 @@
+/**
+ * This device's Web Push subscription (CONTRACT §5): whether the browser can push at all, asking
+ * for permission (only ever from a click), subscribing with the server's VAPID key, and undoing it.
+ */
+
+import type { ApiClient } from '../session/api-client.ts'
+
+export type PushSupport =
+  /** PushManager and notifications exist: the switch works. */
+  | 'supported'
+  /** iOS/iPadOS Safari in a tab: Web Push exists only for an app added to the Home Screen. */
+  | 'needs-home-screen'
+  | 'unsupported'
+
+type Api = Pick<ApiClient, 'get' | 'post' | 'put' | 'delete'>
+
+export function pushSupport(win: Window & typeof globalThis = window): PushSupport {
+  const nav = win.navigator as Navigator & { standalone?: boolean }
+  if ('serviceWorker' in nav && 'PushManager' in win && 'Notification' in win) return 'supported'
+  // iOS: every browser there is Safari underneath; touch-capable "Macintosh" is an iPad.
+  const ios = /iPad|iPhone|iPod/.test(nav.userAgent) || (/Macintosh/.test(nav.userAgent) && nav.maxTouchPoints > 1)
+  return ios && nav.standalone !== true ? 'needs-home-screen' : 'unsupported'
+}
+
+/** The subscription this browser holds for our worker, if any. */
+export async function currentSubscription(): Promise<PushSubscription | null> {
+  const registration = await navigator.serviceWorker.ready
+  return registration.pushManager.getSubscription()
+}
+
+export class PushDeniedError extends Error {
+  override readonly name = 'PushDeniedError'
+}
+
+/** Asks for permission (call from a click), subscribes this device and turns push on for the account. */
+export async function enablePush(api: Api): Promise<void> {
+  const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission()
+  if (permission !== 'granted') throw new PushDeniedError(permission)
+  const { publicKey } = await api.get<{ publicKey: string }>('/push/vapid-public-key')
+  const registration = await navigator.serviceWorker.ready
+  const subscription =
+    (await registration.pushManager.getSubscription()) ??
+    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }))
+  const { endpoint, keys } = subscription.toJSON()
+  await api.post('/push/subscriptions', { endpoint, keys })
+  await api.put('/push/preferences', { enabled: true })
+}
+
+/** Turns push off for the account and forgets this device's subscription. */
+export async function disablePush(api: Api): Promise<void> {
+  await api.put('/push/preferences', { enabled: false })
+  const subscription = await currentSubscription()
+  if (!subscription) return
+  await api.delete('/push/subscriptions', { endpoint: subscription.endpoint })
+  await subscription.unsubscribe()
+}
