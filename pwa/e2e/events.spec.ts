@@ -57,6 +57,7 @@ const JAZZ_POLL = `Are you coming to ${FAKE_EXTERNAL_EVENT.name}?`
 test('events and polls between two members: live cards and overview widgets, offline answers applied once, weather, the local events finder and a calendar file', async ({
   browser,
 }) => {
+  let offlineAt = 0
   const ann = await person(browser, 'Ann Author')
   const ben = await person(browser, 'Ben Reader')
   const club = `Events ${Date.now()}`
@@ -185,6 +186,7 @@ test('events and polls between two members: live cards and overview widgets, off
   await test.step('offline, Ben changes his answer to Maybe and his vote to Saturday; they survive a reload and apply once', async () => {
     await serviceWorkerReady(ben.page)
     await expect(ben.page.getByRole('button', { name: 'Synced' })).toBeVisible()
+    offlineAt = ben.problems.length
     await ben.context.setOffline(true)
     await expect(ben.page.getByRole('button', { name: 'Offline', exact: true })).toBeVisible()
 
@@ -350,9 +352,14 @@ test('events and polls between two members: live cards and overview widgets, off
     await expect(dinner.getByRole('alert')).toHaveCount(0)
   })
 
-  // Ben went offline while idle (synced), so no request was cut: neither console logs anything.
   expect(ann.problems).toEqual([])
-  expect(ben.problems).toEqual([])
+  // Ben went offline once synced, but a pull a poke or a focus started just then may be cut, and
+  // Chromium logs it: at most that one line, for an API call, after going offline; nothing else.
+  const cut = ben.problems
+    .slice(offlineAt)
+    .filter((problem) => /ERR_INTERNET_DISCONNECTED \(http:[^)]*\/api\/sync\//.test(problem))
+  expect(cut.length).toBeLessThanOrEqual(1)
+  expect(ben.problems.filter((problem) => !cut.includes(problem))).toEqual([])
   await ann.close()
   await ben.close()
 })

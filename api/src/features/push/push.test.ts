@@ -209,7 +209,7 @@ describe.each(backends())('web push on %s', (backend) => {
     expect((await subscriptionOf('/bob-1'))?.lastSuccessAt).toBeInstanceOf(Date)
   })
 
-  test('a new event, poll and member push too', async () => {
+  test('a new event, poll, member and chat message push too', async () => {
     const alice = await user('Alice')
     const bob = await user('Bob')
     const carol = await user('Carol')
@@ -230,14 +230,22 @@ describe.each(backends())('web push on %s', (backend) => {
     expect(poll.status).toBe(201)
     await join(alice, carol, buble.id)
     await h.services.pushSending.idle()
+    const message = await h.call('POST', `/api/chat/${buble.id}/messages`, {
+      token: alice.token,
+      body: { content: 'Boots on!' },
+    })
+    expect(message.status).toBe(201)
+    await h.services.pushSending.idle()
 
     const payloads = service.received.map((r) => JSON.parse(decrypt(r.body, bobDevice)))
     expect(payloads.map((p) => [p.contentType, p.title, p.body, p.url])).toEqual([
       ['events', 'New event: Summit', 'Added by Alice', `/bubles/${buble.slug}/events`],
       ['polls', 'New poll: Which trail?', 'Added by Alice', `/bubles/${buble.slug}/polls`],
       ['members', 'Carol joined', 'Carol is a new member', `/bubles/${buble.slug}/members`],
+      // A chat notification opens the buble with its chat panel.
+      ['chat', 'Alice', 'Boots on!', `/bubles/${buble.slug}?chat=open`],
     ])
-    expect(payloads.at(-1).unread).toEqual({ wall: 0, events: 1, polls: 1, members: 1, chat: 0 })
+    expect(payloads.at(-1).unread).toEqual({ wall: 0, events: 1, polls: 1, members: 1, chat: 1 })
   })
 
   test('a subscription answered 410 is deleted; a 5xx is retried and delivered once', async () => {

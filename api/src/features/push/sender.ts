@@ -44,7 +44,9 @@ const clip = (text: string, max: number): string => {
 }
 
 /** The tab a content type counts on, as the PWA's URL names it. */
-const tabOf = (contentType: ContentType): string => contentType
+/** Where a notification leads: the tab it counts on, or the buble with its chat panel open. */
+const pathOf = (slug: string, contentType: ContentType): string =>
+  contentType === 'chat' ? `/bubles/${slug}?chat=open` : `/bubles/${slug}/${contentType}`
 
 export type PushSender = ReturnType<typeof pushSender>
 
@@ -98,7 +100,7 @@ export function pushSender(
         contentType: added.contentType,
         title: clip(added.title, 100),
         body: clip(added.body, 200),
-        url: `/bubles/${buble.slug}/${tabOf(added.contentType)}`,
+        url: pathOf(buble.slug, added.contentType),
         unread: Object.fromEntries(CONTENT_TYPES.map((type) => [type, counts[type] ?? 0])) as UnreadPush['unread'],
       }
       const json = JSON.stringify(payload)

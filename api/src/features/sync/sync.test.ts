@@ -86,7 +86,7 @@ describe.each(backends())('sync on %s', (backend) => {
         mutation('buble.create', { id: uuidv7(), name: '' }),
         mutation('buble.create', { name: 'no id' }),
         mutation('post.explode', {}),
-        mutation('chat.send', { id: uuidv7(), buble_id: buble.id, content: 'chat comes later' }),
+        mutation('chat.send', { id: uuidv7(), buble_id: buble.id, content: '   ' }),
         kept,
       ])
       expect(results.map((result) => [result.status, result.code])).toEqual([
@@ -94,11 +94,12 @@ describe.each(backends())('sync on %s', (backend) => {
         ['rejected', 'VALIDATION_ERROR'],
         ['rejected', 'VALIDATION_ERROR'],
         ['rejected', 'UNKNOWN_MUTATION'],
-        ['rejected', 'UNKNOWN_MUTATION'],
+        ['rejected', 'VALIDATION_ERROR'],
         ['applied', undefined],
       ])
       expect(results[1]?.message).toBe('Buble name is required')
       expect(results[3]?.message).toBe('Unknown mutation: post.explode')
+      expect(results[4]?.message).toBe('Message is required')
       // Someone outside the buble learns nothing about it.
       const [outside] = await push(h, outsider.token, [mutation('buble.delete', { id: buble.id })])
       expect(outside).toMatchObject({ status: 'rejected', code: 'NOT_FOUND', message: 'Buble not found' })

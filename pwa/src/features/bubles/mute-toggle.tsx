@@ -2,6 +2,7 @@
 
 import type { PushPreferences } from '@buble/shared/push'
 import { useEffect, useState } from 'react'
+import { useOnline } from '../../data/sync-status.ts'
 import { pushSupport } from '../../push/push-subscription.ts'
 import { useApi } from '../../session/session-context.tsx'
 
@@ -15,9 +16,11 @@ export function MuteToggle({
   const api = useApi()
   const [muted, setMuted] = useState<boolean | null>(null)
   const [busy, setBusy] = useState(false)
+  const online = useOnline()
 
   useEffect(() => {
-    if (!supported) return
+    // Offline, the call could only fail (and the browser logs it): read once the network is back.
+    if (!supported || !online) return
     let live = true
     api
       .get<PushPreferences>('/push/preferences')
@@ -27,7 +30,7 @@ export function MuteToggle({
     return () => {
       live = false
     }
-  }, [api, bubleId, supported])
+  }, [api, bubleId, supported, online])
 
   if (!supported || muted === null) return null
 

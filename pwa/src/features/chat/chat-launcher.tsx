@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
+import { useSearchParams } from 'react-router-dom'
 import { type LocalBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useKeepRead, useUnread } from '../../data/unread.ts'
@@ -14,7 +15,9 @@ import { ChatPanel } from './chat-panel.tsx'
 export function ChatLauncher({ buble }: { buble: LocalBuble }) {
   const device = useDevice()
   const members = useMembers(buble.id)
-  const [open, setOpen] = useState(false)
+  // A chat notification opens the buble with `?chat=open` (api/src/features/push/sender.ts).
+  const [params] = useSearchParams()
+  const [open, setOpen] = useState(() => params.get('chat') === 'open')
   const panelId = useId()
   const button = useRef<HTMLButtonElement>(null)
   const unread = useUnread(buble.id).chat
