@@ -1,18 +1,21 @@
 /**
  * `npm run bench`: load-tests the real server with autocannon and reports against the targets.
  *
- * Starts `node --import tsx api/src/server.ts` as a child process on a free port with a temporary
+ * Starts the server (`api/src/testing/bench-server.ts`: server.ts with outbound fetches allowed to
+ * reach 127.0.0.1, for the local push service) as a child process on a free port with a temporary
  * DATA_DIR and rate limits off, on PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the
  * local buble_test database; PGlite with a warning when none answers), signs up one user, then runs
  * every scenario below: a short warm-up, then a measured run. It prints a table and a verdict per
- * target. Then the device benchmarks (device.ts): a fresh device pulling 10,000 changes and a device
- * pushing 500 queued mutations, with the real engine over fake-indexeddb in this process. It exits
- * non-zero when a request failed (non-2xx, connection error, timeout) or data was lost or doubled;
- * a missed target is printed as MISSED but does not fail the run, since wall-clock numbers depend
- * on the machine.
+ * target. Then issue 11's stream benchmarks (streams.ts): 10,000 live streams, a chat message's
+ * fan-out to 1,000 of them, chat-send while Web Push batches flow. Then the device benchmarks
+ * (device.ts): a fresh device pulling 10,000 changes and a device pushing 500 queued mutations, with
+ * the real engine over fake-indexeddb in this process. It exits non-zero when a request failed
+ * (non-2xx, connection error, timeout) or data was lost or doubled; a missed target is printed as
+ * MISSED but does not fail the run, since wall-clock numbers depend on the machine.
  *
  * Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma-separated scenario names).
+ * BENCH_ONLY (comma-separated scenario names), BENCH_STREAM_HOLD (s the 10,000 streams are held,
+ * default 30).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -34,6 +37,7 @@ import {
 } from './device.ts'
 import { seedEventsAndPolls } from './seed-events.ts'
 import { seedWall } from './seed-wall.ts'
+import { runStreamBenchmarks } from './streams.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
@@ -286,7 +290,12 @@ function startServer(port: number, dataDir: string, databaseUrl: string | undefi
   else delete env.DATABASE_URL
   return spawn(
     process.execPath,
-    [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'api/src/server.ts'],
+    [
+      ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
+      '--import',
+      'tsx',
+      'api/src/testing/bench-server.ts',
+    ],
     { cwd: ROOT, env, stdio: 'inherit' },
   )
 }
@@ -537,8 +546,27 @@ async function main(): Promise<number> {
       measurements.push(measured)
     }
     const { failedRequests } = report(measurements, database.label)
+    const chatSend = SCENARIOS.find((s) => s.name === 'chat-send') as Scenario
+    const streams = await runStreamBenchmarks(
+      {
+        ctx,
+        dataDir,
+        serverPid: server.pid ?? 0,
+        healthRps: measurements[0]?.rps ?? 0,
+        chatSend: {
+          prepare: async () => {
+            if (!ctx.chatBubleId) await chatSend.prepare?.(ctx)
+          },
+          run: (seconds) => measure(chatSend, ctx, seconds),
+          plainRps: measurements.find((m) => m.scenario === chatSend)?.rps,
+        },
+        warmupS: WARMUP,
+        durationS: DURATION,
+      },
+      only,
+    )
     const devices = await runDeviceBenchmarks(baseUrl, database.url, only)
-    return failedRequests || devices.some((result) => result.error) ? 1 : 0
+    return failedRequests || [...streams, ...devices].some((result) => result.error) ? 1 : 0
   } finally {
     await stopServer(server)
     rmSync(dataDir, { recursive: true, force: true })
