@@ -2,6 +2,7 @@
 
 import { useSyncExternalStore } from 'react'
 import { Workbox } from 'workbox-window'
+import { WHERE_MESSAGE } from '../push/push-message.ts'
 
 let workbox: Workbox | null = null
 let updateReady = false
@@ -14,6 +15,10 @@ function setUpdateReady() {
 
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return
+  // A push asks where this window is: its client url stays where the page was loaded.
+  navigator.serviceWorker.addEventListener('message', (event) => {
+    if (event.data?.type === WHERE_MESSAGE) event.ports[0]?.postMessage(window.location.href)
+  })
   workbox = new Workbox('/sw.js')
   // 'waiting' fires for a new version found now or left waiting by an earlier visit.
   workbox.addEventListener('waiting', setUpdateReady)

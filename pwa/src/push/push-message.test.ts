@@ -6,6 +6,8 @@ import {
   PULL_MESSAGE,
   parseUnreadPush,
   unreadTotal,
+  WHERE_MESSAGE,
+  WHERE_WAIT_MS,
   type WindowLike,
 } from './push-message.ts'
 
@@ -20,11 +22,15 @@ const push: UnreadPush = {
   unread: { wall: 2, events: 1, polls: 0, members: 3, chat: 4 },
 }
 
-function windowAt(url: string, focused = false): WindowLike {
+/** A window loaded at `url`; asked where it is, it answers `now` (where the app went since), or nothing. */
+function windowAt(url: string, focused = false, now: string | null = url): WindowLike {
   return {
     url: `https://buble.test${url}`,
     focused,
-    postMessage: vi.fn(),
+    postMessage: vi.fn((message: { type?: string }, transfer?: Transferable[]) => {
+      const port = transfer?.[0] as MessagePort | undefined
+      if (message.type === WHERE_MESSAGE && now !== null) port?.postMessage(`https://buble.test${now}`)
+    }),
     focus: vi.fn(async () => {}),
     navigate: vi.fn(async () => {}),
   }
@@ -68,6 +74,29 @@ describe('a push', () => {
     expect(sw.showNotification).toHaveBeenCalledOnce()
   })
 
+  test('goes by where a focused window says it is, not where its page was loaded', async () => {
+    const moved = scope([windowAt('/dashboard', true, '/bubles/book-club/polls')])
+    await handlePush(push, moved)
+    expect(moved.showNotification).not.toHaveBeenCalled()
+    const left = scope([windowAt('/bubles/book-club', true, '/dashboard')])
+    await handlePush(push, left)
+    expect(left.showNotification).toHaveBeenCalledOnce()
+  })
+
+  test('a focused window that does not answer counts as where its page was loaded', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const sw = scope([windowAt('/bubles/book-club/wall', true, null)])
+      const handled = handlePush(push, sw)
+      await vi.advanceTimersByTimeAsync(WHERE_WAIT_MS)
+      await handled
+      expect(sw.setAppBadge).toHaveBeenCalledWith(10)
+      expect(sw.showNotification).not.toHaveBeenCalled()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   test('ignores what is not ours, and a browser without the Badging API still notifies', async () => {
     expect(parseUnreadPush(null)).toBeNull()
     expect(parseUnreadPush({ type: 'other' })).toBeNull()
@@ -87,6 +116,13 @@ describe('a notification click', () => {
     expect(win.focus).toHaveBeenCalled()
     expect(win.navigate).toHaveBeenCalledWith('/bubles/book-club/wall')
     expect(sw.openWindow).not.toHaveBeenCalled()
+  })
+
+  test('takes the window there even when its page was loaded there (the app may have moved on)', async () => {
+    const win = windowAt('/bubles/book-club/wall', false, '/dashboard')
+    await handleNotificationClick('/bubles/book-club/wall', scope([win]))
+    expect(win.focus).toHaveBeenCalled()
+    expect(win.navigate).toHaveBeenCalledWith('/bubles/book-club/wall')
   })
 
   test('opens a window when none is open; a strange url opens the dashboard', async () => {

@@ -11,10 +11,21 @@ import { CONTENT_TYPES } from '@buble/shared/unread'
 /** The message windows hear from the worker: sync now. */
 export const PULL_MESSAGE = 'buble:pull'
 
+/**
+ * The worker asks a window where it is; the window answers its `location.href` on the port sent
+ * along. A window client's `url` stays where its document was loaded, and the app moves on from
+ * there with pushState.
+ */
+export const WHERE_MESSAGE = 'buble:where'
+
+/** How long a window may take to answer before the worker goes by where it was loaded. */
+export const WHERE_WAIT_MS = 500
+
 export interface WindowLike {
+  /** Where the window's document was loaded (not where the app has since gone). */
   url: string
   focused: boolean
-  postMessage(message: unknown): void
+  postMessage(message: unknown, transfer?: Transferable[]): void
   focus(): Promise<unknown>
   navigate?(url: string): Promise<unknown>
 }
@@ -45,14 +56,30 @@ export const unreadTotal = (push: UnreadPush): number =>
 const bublePath = (url: string, origin: string): string =>
   new URL(url, origin).pathname.split('/').slice(0, 3).join('/')
 
+/** Where a window is now, as it says itself; where it was loaded if it does not answer in time. */
+function whereIs(win: WindowLike): Promise<string> {
+  const channel = new MessageChannel()
+  return new Promise((resolve) => {
+    const done = (url: string) => {
+      clearTimeout(timer)
+      channel.port1.close()
+      resolve(url)
+    }
+    const timer = setTimeout(() => done(win.url), WHERE_WAIT_MS)
+    channel.port1.onmessage = (event) => done(typeof event.data === 'string' ? event.data : win.url)
+    win.postMessage({ type: WHERE_MESSAGE }, [channel.port2])
+  })
+}
+
 export async function handlePush(data: unknown, scope: WorkerScope): Promise<void> {
   const push = parseUnreadPush(data)
   if (!push) return
   const windows = await scope.windows()
   for (const win of windows) win.postMessage({ type: PULL_MESSAGE, buble_id: push.buble_id })
+  const onScreen = await Promise.all(windows.filter((win) => win.focused).map(whereIs))
   await scope.setAppBadge?.(unreadTotal(push)).catch(() => {})
   const target = bublePath(push.url, scope.origin)
-  if (windows.some((win) => win.focused && bublePath(win.url, scope.origin) === target)) return
+  if (onScreen.some((url) => bublePath(url, scope.origin) === target)) return
   await scope.showNotification(push.title, {
     body: push.body,
     tag: `${push.buble_id}:${push.contentType}`,
@@ -70,5 +97,6 @@ export async function handleNotificationClick(url: unknown, scope: WorkerScope):
     return
   }
   await win.focus()
-  if (new URL(win.url, scope.origin).pathname !== path) await win.navigate?.(path)
+  // Always: `win.url` is where the page was loaded, not where the app is now.
+  await win.navigate?.(path)
 }
