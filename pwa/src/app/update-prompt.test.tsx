@@ -22,7 +22,8 @@ vi.mock('workbox-window', () => ({
 }))
 
 test('a waiting service worker shows the update prompt; Reload activates it and reloads once it controls', async () => {
-  Object.defineProperty(navigator, 'serviceWorker', { value: {}, configurable: true })
+  const addEventListener = vi.fn()
+  Object.defineProperty(navigator, 'serviceWorker', { value: { addEventListener }, configurable: true })
   const reload = vi.fn()
   vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload })
   const { registerServiceWorker } = await import('./service-worker.ts')
@@ -30,6 +31,8 @@ test('a waiting service worker shows the update prompt; Reload activates it and 
 
   registerServiceWorker()
   expect(workbox.register).toHaveBeenCalledTimes(1)
+  // The page answers the worker's "where are you?" (a push checks whether its buble is on screen).
+  expect(addEventListener).toHaveBeenCalledWith('message', expect.any(Function))
   render(<UpdatePrompt />)
   expect(screen.queryByText('A new version of Buble is ready')).toBeNull()
 

@@ -139,8 +139,7 @@ describe.each(backends())('chat on %s', (backend) => {
     // Deleting the messages naming it forgets the file once the delete has committed.
     await expectStatus(await call(k.member, 'DELETE', `/api/chat/messages/${photo.id}`), 204)
     await expectStatus(await call(k.member, 'DELETE', `/api/chat/messages/${captioned.id}`), 204)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect((await call(k.owner, 'GET', url)).status).toBe(404)
+    await expect.poll(async () => (await call(k.owner, 'GET', url)).status).toBe(404)
   })
 
   test('only the sender edits; the message is marked edited and replies quote the new text', async () => {

@@ -539,7 +539,8 @@ describe.each(backends())('the wall on %s', (backend) => {
       })
       expect(borrowed.status).toBe(400)
       expect((await h.call('DELETE', `/api/wall/posts/${created.id}`, { token: alice.token })).status).toBe(204)
-      expect((await h.call('GET', url, { token: alice.token })).status).toBe(404)
+      // The file goes once the delete has committed, in the background: wait for it.
+      await expect.poll(async () => (await h.call('GET', url, { token: alice.token })).status).toBe(404)
     })
 
     test('stories: created from an upload, listed until 24 h, then the job removes them, their file, and devices get del', async () => {
