@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
@@ -49,7 +50,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 
 async function openPglite(target: { pgliteDir: string } | { memory: true }): Promise<Database> {
   if ('pgliteDir' in target) mkdirSync(target.pgliteDir, { recursive: true })
-  const client = 'pgliteDir' in target ? new PGlite(target.pgliteDir) : new PGlite()
+  // pg_trgm backs the admin area's substring search (migration 0006), as on PostgreSQL.
+  const extensions = { pg_trgm }
+  const client = 'pgliteDir' in target ? new PGlite(target.pgliteDir, { extensions }) : new PGlite({ extensions })
   const db = drizzlePglite({ client, schema }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS })
   return {

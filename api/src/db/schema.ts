@@ -56,6 +56,9 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
     index('users_deletion_due_idx').on(t.deletionScheduledFor).where(sql`${t.deletionScheduledFor} is not null`),
+    // The admin area's search (substring, any case): trigram indexes (pg_trgm, migration 0006).
+    index('users_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
   ],
 )
 
@@ -280,6 +283,7 @@ export const posts = pgTable(
     index('posts_buble_version_idx').on(t.bubleId, t.version),
     index('posts_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('posts_author_idx').on(t.authorId),
+    index('posts_content_trgm_idx').using('gin', sql`${t.content} gin_trgm_ops`),
     // The orphan-file job asks whether any post names a file.
     index('posts_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
     index('posts_link_owed_idx').on(t.createdAt).where(sql`${t.linkUrl} is not null and ${t.linkFetchedAt} is null`),
@@ -550,4 +554,42 @@ export const pushMutes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.bubleId] })],
+)
+
+/** Every write a platform admin makes through the admin area: who, what, which row, when (issue 12). */
+export const adminAudit = pgTable(
+  'admin_audit',
+  {
+    id: uuid('id').primaryKey(),
+    /** The admin; kept as text in `adminEmail` once their account is gone. */
+    adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    adminEmail: text('admin_email').notNull(),
+    /** e.g. `user.create`, `user.update`, `buble.delete`, `user.reset_password`. */
+    action: text('action').notNull(),
+    /** `user`, `buble`, `event`, `poll`, `post` or `invite`. */
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    /** A short human description of the row (a name, a title), kept after the row is deleted. */
+    targetLabel: text('target_label').notNull().default(''),
+    /** What changed: field names and new values; never passwords. */
+    detail: jsonb('detail').notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('admin_audit_created_idx').on(t.createdAt, t.id)],
+)
+
+/** Donation pledges from the public /donate page (CONTRACT §3.5). */
+export const donationPledges = pgTable(
+  'donation_pledges',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    /** In minor units (cents), so sums are exact. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    message: text('message'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('donation_pledges_created_idx').on(t.createdAt)],
 )
