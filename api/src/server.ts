@@ -70,6 +70,8 @@ export async function boot(options: AppOptions = {}): Promise<void> {
   })
   const shutdown = () => {
     scheduler.stop()
+    // What the services keep going (the push queue) stops before the database closes under it.
+    services.close()
     server.close(
       () =>
         void bus

@@ -39,11 +39,33 @@ export class SyncWriter {
   private readonly pokes = new Map<string, Poke>()
   private readonly after: (() => void)[] = []
 
-  constructor(readonly tx: Tx) {}
+  private locked: boolean
 
-  /** A fresh version, for a row that must know its own version as it is written. */
+  /** `locked`: the version lock is already held (taken at the start of the write). */
+  constructor(
+    readonly tx: Tx,
+    locked = true,
+  ) {
+    this.locked = locked
+  }
+
+  /**
+   * Takes the version lock if this write does not hold it yet (a `lateLock` write): call before
+   * writing a synced row with `NEXT_VERSION` or a column default.
+   */
+  async lock(): Promise<void> {
+    if (this.locked) return
+    await lockVersions(this.tx)
+    this.locked = true
+  }
+
+  /** A fresh version, for a row that must know its own version as it is written (takes the lock if needed, in the same round trip). */
   async takeVersion(): Promise<number> {
-    const result = await this.tx.execute<{ v: string }>(sql`select nextval('sync_version') as v`)
+    const query = this.locked
+      ? sql`select nextval('sync_version') as v`
+      : sql`with l as materialized (select pg_advisory_xact_lock(${VERSION_LOCK})) select nextval('sync_version') as v from l`
+    const result = await this.tx.execute<{ v: string }>(query)
+    this.locked = true
     return Number((result as unknown as { rows: { v: string }[] }).rows[0]!.v)
   }
 
@@ -56,12 +78,14 @@ export class SyncWriter {
   /** Rows of `entity` in a buble were deleted: their members' devices get a `del` for each. */
   async deleted(entity: Entity, bubleId: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return
+    await this.lock()
     await this.tx.insert(syncTombstones).values(ids.map((id) => ({ entity, entityId: id, bubleId })))
     this.changed(bubleId, entity)
   }
 
   /** A user no longer belongs to a buble: their devices get a `del` of it and forget its content. */
   async forget(userId: string, bubleId: string): Promise<void> {
+    await this.lock()
     await this.tx.insert(syncTombstones).values({ entity: 'buble', entityId: bubleId, bubleId, userId })
     this.poke({ buble_id: bubleId, entity: 'buble', user_id: userId })
   }
@@ -97,7 +121,7 @@ export class SyncWriter {
 
   /** A writer for a savepoint: what it records counts only if `absorb` takes it back. */
   fork(tx: Tx): SyncWriter {
-    return new SyncWriter(tx)
+    return new SyncWriter(tx, this.locked)
   }
 
   /** What this write will have poked, once committed. */
@@ -117,15 +141,20 @@ export class SyncWriter {
 
   /** Stamps the touched bubles and queues the pokes; runs last, inside the transaction. */
   async flush(): Promise<void> {
-    if (this.touched.size > 0) {
-      // A fresh version, above every version this transaction wrote.
-      await this.tx.execute(
-        sql`update bubles set changed_version = nextval('sync_version') where id = any(${pgUuidArray([...this.touched])})`,
-      )
+    const payloads = notifyPayloads([...this.pokes.values()])
+    const notify = sql`select pg_notify(${SYNC_CHANNEL}, p.payload)
+      from jsonb_array_elements_text(${JSON.stringify(payloads)}::jsonb) as p(payload)`
+    if (this.touched.size === 0) {
+      if (payloads.length > 0) await this.tx.execute(notify)
+      return
     }
-    for (const payload of notifyPayloads([...this.pokes.values()])) {
-      await this.tx.execute(sql`select pg_notify(${SYNC_CHANNEL}, ${payload})`)
-    }
+    // A fresh version, above every version this transaction wrote; the stamp and the pokes in one
+    // round trip (a data-modifying WITH runs whether or not it is read).
+    await this.lock()
+    await this.tx.execute(
+      sql`with stamped as (update bubles set changed_version = nextval('sync_version') where id = any(${pgUuidArray([...this.touched])}))
+        ${notify}`,
+    )
   }
 }
 
@@ -187,14 +216,28 @@ export function onCommitted(listener: (pokes: readonly Poke[]) => void): () => v
   return () => committedListeners.delete(listener)
 }
 
+export interface SyncWriteOptions {
+  /**
+   * Take the version lock only when the write first needs a version (`w.takeVersion()`,
+   * `w.lock()`, the flush), so the checks before it (membership, ids, references) run without
+   * holding every other writer back. Only for a `fn` that writes synced rows with versions from
+   * `w.takeVersion()` or after `await w.lock()`, never with `NEXT_VERSION` before either.
+   */
+  lateLock?: boolean
+}
+
 /** Runs `fn` as a sync write: in the write already open in this async context, else in a new transaction. */
-export async function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): Promise<T> {
+export async function syncWrite<T>(
+  db: Db,
+  fn: (w: SyncWriter) => Promise<T>,
+  options: SyncWriteOptions = {},
+): Promise<T> {
   const current = ambient.getStore()
   if (current) return fn(current)
   let writer: SyncWriter | undefined
   const result = await db.transaction(async (tx) => {
-    await lockVersions(tx)
-    writer = new SyncWriter(tx)
+    if (!options.lateLock) await lockVersions(tx)
+    writer = new SyncWriter(tx, !options.lateLock)
     const w = writer
     const answer = await ambient.run(w, () => fn(w))
     await w.flush()
@@ -205,6 +248,9 @@ export async function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): P
   writer?.committed()
   return result
 }
+
+/** Where to read what a write just did: its open transaction while one is open here (a push), else the database. */
+export const readerAfterWrite = (db: Db): Db | Tx => ambient.getStore()?.tx ?? db
 
 /** Runs `fn` with `writer` as the open write of its async context (the push handler's savepoints). */
 export const withWriter = <T>(writer: SyncWriter, fn: () => Promise<T>): Promise<T> => ambient.run(writer, fn)

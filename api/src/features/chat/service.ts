@@ -26,7 +26,7 @@ import {
 } from '../../lib/memberships.ts'
 import { createPokeCache } from '../../lib/poke-cache.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import { NEXT_VERSION, readerAfterWrite, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import type { WallHooks } from '../wall/service.ts'
 import { chatPageJson, loadMessage } from './queries.ts'
 
@@ -134,35 +134,42 @@ export function chatService({ db, now }: Deps, hooks: ChatHooks, pokes: PokeCloc
 
     /** Any member sends; the same client id again answers the message sent with it. */
     async send(user: UserRow, bubleId: string, body: SendMessageBody): Promise<Created<ChatMessage>> {
-      return syncWrite(db, async (w) => {
-        await requireMembership(w.tx, bubleId, user.id)
-        const id = body.id ?? uuidv7()
-        if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id)) === 'existing')
-          return { value: await loadMessage(w.tx, id), created: false }
-        await checkSend(w.tx, bubleId, body)
-        const version = await w.takeVersion()
-        await w.tx.insert(chatMessages).values({
-          id,
-          bubleId,
-          senderId: user.id,
-          content: body.content,
-          type: body.type,
-          imageUrl: body.image_url ?? null,
-          replyToId: body.reply_to_id ?? null,
-          createdAt: now(),
-          addedVersion: version,
-          version,
-        })
-        w.changed(bubleId, 'chat_message')
-        hooks.contentAdded.announce(w, {
-          bubleId,
-          contentType: 'chat',
-          actorId: user.id,
-          title: user.name,
-          body: notificationText(body),
-        })
-        return { value: await loadMessage(w.tx, id), created: true }
-      })
+      // The checks run before the version lock (`lateLock`): under it, only the insert, the stamp
+      // and the poke. The answer is read after the commit.
+      const sent = await syncWrite(
+        db,
+        async (w) => {
+          await requireMembership(w.tx, bubleId, user.id)
+          const id = body.id ?? uuidv7()
+          if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id)) === 'existing')
+            return { id, created: false }
+          await checkSend(w.tx, bubleId, body)
+          const version = await w.takeVersion()
+          await w.tx.insert(chatMessages).values({
+            id,
+            bubleId,
+            senderId: user.id,
+            content: body.content,
+            type: body.type,
+            imageUrl: body.image_url ?? null,
+            replyToId: body.reply_to_id ?? null,
+            createdAt: now(),
+            addedVersion: version,
+            version,
+          })
+          w.changed(bubleId, 'chat_message')
+          hooks.contentAdded.announce(w, {
+            bubleId,
+            contentType: 'chat',
+            actorId: user.id,
+            title: user.name,
+            body: notificationText(body),
+          })
+          return { id, created: true }
+        },
+        { lateLock: true },
+      )
+      return { value: await loadMessage(readerAfterWrite(db), sent.id), created: sent.created }
     },
 
     /** The sender edits the text: marked edited; the replies quoting it change too. */

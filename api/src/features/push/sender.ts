@@ -7,7 +7,7 @@
  */
 
 import type { UnreadPush } from '@buble/shared/push'
-import { CONTENT_TYPES, type ContentType } from '@buble/shared/unread'
+import type { ContentType } from '@buble/shared/unread'
 import { eq, sql } from 'drizzle-orm'
 import webpush from 'web-push'
 import { pushSubscriptions } from '../../db/schema.ts'
@@ -43,7 +43,6 @@ const clip = (text: string, max: number): string => {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`
 }
 
-/** The tab a content type counts on, as the PWA's URL names it. */
 /** Where a notification leads: the tab it counts on, or the buble with its chat panel open. */
 const pathOf = (slug: string, contentType: ContentType): string =>
   contentType === 'chat' ? `/bubles/${slug}?chat=open` : `/bubles/${slug}/${contentType}`
@@ -52,7 +51,7 @@ export type PushSender = ReturnType<typeof pushSender>
 
 export function pushSender(
   deps: Pick<Deps, 'db' | 'log' | 'now' | 'vapid'>,
-  unread: Pick<UnreadService, 'countersOf'>,
+  unread: Pick<UnreadService, 'membersCounters'>,
   bus: ContentAddedBus,
   options: PushOptions = {},
 ) {
@@ -70,7 +69,7 @@ export function pushSender(
   let preparing = 0
   let closed = false
 
-  /** Everyone to tell and the payload each gets; one query for the recipients, one per recipient for counters. */
+  /** Everyone to tell and the payload each gets: one query for the recipients, one for all their counters. */
   async function prepare(added: ContentAdded): Promise<void> {
     const [buble] = rowsOf<{ name: string; slug: string }>(
       await db.execute(sql`select name, slug from bubles where id = ${added.bubleId}`),
@@ -86,13 +85,11 @@ export function pushSender(
     )
     const byUser = new Map<string, Subscription[]>()
     for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
+    const counters = await unread.membersCounters(db, added.bubleId, [...byUser.keys()])
     for (const [userId, subscriptions] of byUser) {
-      const counters = await unread.countersOf(
-        db,
-        userId,
-        CONTENT_TYPES.map((contentType) => ({ bubleId: added.bubleId, contentType })),
-      )
-      const counts = Object.fromEntries([...counters.values()].map((c) => [c.contentType, c.unreadCount]))
+      const unreadNow = counters.get(userId)
+      // Left the buble between the commit and now: nothing to tell them.
+      if (!unreadNow) continue
       const payload: UnreadPush = {
         type: 'unread',
         buble_id: added.bubleId,
@@ -101,7 +98,7 @@ export function pushSender(
         title: clip(added.title, 100),
         body: clip(added.body, 200),
         url: pathOf(buble.slug, added.contentType),
-        unread: Object.fromEntries(CONTENT_TYPES.map((type) => [type, counts[type] ?? 0])) as UnreadPush['unread'],
+        unread: unreadNow,
       }
       const json = JSON.stringify(payload)
       for (const { id, endpoint, p256dh, auth } of subscriptions)

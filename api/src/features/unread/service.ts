@@ -46,6 +46,14 @@ function countQuery(source: UnreadSource, userId: string, bubleIds: readonly str
     where me.user_id = ${userId} and me.buble_id = any(${pgUuidArray(bubleIds)})`
 }
 
+/** One source's counts in one buble for several of its members. */
+function membersCountQuery(source: UnreadSource, bubleId: string, userIds: readonly string[]): SQL {
+  return sql`select me.user_id, ${source.contentType}::text as content_type,
+      ${cappedCount(source, sql`me.buble_id`, sql`me.user_id`, sql`me.joined_version`)} as n
+    from memberships me
+    where me.buble_id = ${bubleId} and me.user_id = any(${pgUuidArray(userIds)})`
+}
+
 export type UnreadService = ReturnType<typeof unreadService>
 
 const MAX_CACHED = 50_000
@@ -100,8 +108,39 @@ export function unreadService(deps: Deps, sources: readonly UnreadSource[], poke
     return answer
   }
 
+  /**
+   * Every content type's counter in one buble for each of `userIds` (a push to all its members), in
+   * one statement; a user who is not a member is left out.
+   */
+  async function membersCounters(
+    exec: Executor,
+    bubleId: string,
+    userIds: readonly string[],
+  ): Promise<Map<string, Record<ContentType, number>>> {
+    const answer = new Map<string, Record<ContentType, number>>()
+    if (userIds.length === 0 || sources.length === 0) return answer
+    const rows = rowsOf<{ user_id: string; content_type: ContentType; n: string | number }>(
+      await exec.execute(
+        sql.join(
+          sources.map((source) => membersCountQuery(source, bubleId, userIds)),
+          sql` union all `,
+        ),
+      ),
+    )
+    for (const row of rows) {
+      let counts = answer.get(row.user_id)
+      if (!counts) {
+        counts = Object.fromEntries(CONTENT_TYPES.map((type) => [type, 0])) as Record<ContentType, number>
+        answer.set(row.user_id, counts)
+      }
+      counts[row.content_type] = Number(row.n)
+    }
+    return answer
+  }
+
   return {
     countersOf,
+    membersCounters,
 
     async counts(user: UserRow, bubleId: string): Promise<UnreadCounter[]> {
       const key = `${user.id}:${bubleId}`
