@@ -41,18 +41,41 @@ const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url))
 // Serialises migrations when several processes start against one PostgreSQL at once.
 const MIGRATION_LOCK = 4_201_001
 
-export type DatabaseTarget = { url: string } | { pgliteDir: string } | { memory: true }
+/**
+ * `memory` may start from `loadDataDir`, a data directory dumped by `dumpPgliteDataDir` (tests use a
+ * migrated one, so each test file skips initdb and the migrations).
+ */
+export type DatabaseTarget = { url: string } | { pgliteDir: string } | { memory: true; loadDataDir?: Blob }
+
+/** The directory of the migrations (tests key their templates on its files). */
+export const MIGRATIONS_DIR = MIGRATIONS
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const database = 'url' in target ? await openPostgres(target.url) : await openPglite(target)
   return database
 }
 
-async function openPglite(target: { pgliteDir: string } | { memory: true }): Promise<Database> {
+/** A fresh in-memory PGlite, migrated, as a data directory tarball (`loadDataDir`). */
+export async function dumpPgliteDataDir(): Promise<Blob> {
+  const client = new PGlite({ extensions: PGLITE_EXTENSIONS })
+  try {
+    await migratePglite(drizzlePglite({ client, schema }) as never, { migrationsFolder: MIGRATIONS })
+    return await client.dumpDataDir('none')
+  } finally {
+    await client.close()
+  }
+}
+
+// pg_trgm backs the admin area's substring search (migration 0006), as on PostgreSQL.
+const PGLITE_EXTENSIONS = { pg_trgm }
+
+async function openPglite(target: { pgliteDir: string } | { memory: true; loadDataDir?: Blob }): Promise<Database> {
   if ('pgliteDir' in target) mkdirSync(target.pgliteDir, { recursive: true })
-  // pg_trgm backs the admin area's substring search (migration 0006), as on PostgreSQL.
-  const extensions = { pg_trgm }
-  const client = 'pgliteDir' in target ? new PGlite(target.pgliteDir, { extensions }) : new PGlite({ extensions })
+  const extensions = PGLITE_EXTENSIONS
+  const client =
+    'pgliteDir' in target
+      ? new PGlite(target.pgliteDir, { extensions })
+      : new PGlite({ extensions, ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}) })
   const db = drizzlePglite({ client, schema }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS })
   return {

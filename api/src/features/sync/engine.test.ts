@@ -206,5 +206,6 @@ describe.each(backends())('a server that dies mid-push, on %s', (backend: Backen
     expect(await db.bubles.count()).toBe(5)
     expect(await db.outbox.count()).toBe(0)
     db.close()
-  })
+    // Two server processes start on a fresh PGlite data directory (initdb each): slow on a busy machine.
+  }, 120_000)
 })
