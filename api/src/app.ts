@@ -6,6 +6,8 @@ import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { generateSpecs } from 'hono-openapi'
 import type { Deps } from './deps.ts'
+import { adminRoutes } from './features/admin/routes.ts'
+import { adminService } from './features/admin/service.ts'
 import { authRoutes } from './features/auth/routes.ts'
 import { authService } from './features/auth/service.ts'
 import { invitesService } from './features/bubles/invites.ts'
@@ -17,11 +19,15 @@ import { membershipWrites } from './features/bubles/writes.ts'
 import { chatRoutes } from './features/chat/routes.ts'
 import { chatService } from './features/chat/service.ts'
 import { chatMutations, chatSyncSources, chatUnreadSources } from './features/chat/sync.ts'
+import { donationsRoutes } from './features/donations/routes.ts'
+import { donationsService } from './features/donations/service.ts'
 import { eventsService } from './features/events/events-service.ts'
 import { contentLists } from './features/events/lists.ts'
 import { pollsService } from './features/events/polls-service.ts'
 import { eventsRoutes, pollsRoutes } from './features/events/routes.ts'
 import { eventsMutations, eventsSyncSources, eventsUnreadSources } from './features/events/sync.ts'
+import { exportRoutes } from './features/export/routes.ts'
+import { exportService } from './features/export/service.ts'
 import { healthRoutes } from './features/health/routes.ts'
 import { providersRoutes, providersService } from './features/providers/routes.ts'
 import { pushRoutes } from './features/push/routes.ts'
@@ -224,6 +230,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     .route('/health', healthRoutes(deps.database.kind, deps.config.version))
     .route('/auth', authRoutes(services.auth, deps.config.trustProxy))
     .route('/users', usersRoutes(services.users))
+    .route('/', exportRoutes(exportService(deps)))
     .route('/uploads', uploadsRoutes(services.uploads))
     .route('/bubles', bublesRoutes(services))
     .route('/unread', unreadRoutes(services.unread))
@@ -235,6 +242,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     .route('/chat', chatRoutes(services.chat))
     .route('/sync', syncRoutes(services.sync))
     .route('/', providersRoutes(services.providers))
+    .route('/admin', adminRoutes(adminService(deps, services), deps.now))
+    .route('/donations', donationsRoutes(donationsService(deps), deps.config.trustProxy))
     .get(
       '/stream',
       describe({ tag: 'sync', summary: 'Server-sent events: ready, then a poke whenever your bubles change' }),

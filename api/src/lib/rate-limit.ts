@@ -20,6 +20,8 @@ const RULES = {
   pledgePerIp: { points: 10, duration: HOUR },
   // E-mail invites: no member can make Buble mail strangers by the hundred.
   inviteMailsPerUser: { points: 30, duration: HOUR },
+  // A data export reads everything a member ever wrote: a few per hour is plenty for one person.
+  dataExportsPerUser: { points: 5, duration: HOUR },
 } as const
 
 export type RateRule = keyof typeof RULES

@@ -1,12 +1,16 @@
 /** Uploaded files on disk under DATA_DIR/uploads; the interface is what an S3 store would implement next. */
 
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import type { Readable } from 'node:stream'
 
 export interface FileStorage {
   put(key: string, bytes: Uint8Array): Promise<void>
   /** The file's bytes, or null when it does not exist. */
   get(key: string): Promise<Buffer | null>
+  /** The file's size and a way to stream its bytes (large files, exports), or null when it does not exist. */
+  locate(key: string): Promise<{ size: number; read(): Readable } | null>
   delete(key: string): Promise<void>
 }
 
@@ -31,6 +35,16 @@ export function createFileStorage(root: string): FileStorage {
     async get(key) {
       try {
         return await readFile(fileOf(key))
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw err
+      }
+    },
+    async locate(key) {
+      const file = fileOf(key)
+      try {
+        const stats = await stat(file)
+        return stats.isFile() ? { size: stats.size, read: () => createReadStream(file) } : null
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
         throw err

@@ -57,40 +57,53 @@ export function authService(
   const sendVerificationSafely = (user: UserRow) =>
     sendVerification(user).catch((err) => log.error('verification mail failed', { userId: user.id, err }))
 
+  /** A new active account (or a pending one taken over), sent a verification mail; 409 if the address is taken. */
+  async function createAccount(args: RegisterBody, role: UserRow['role'] = 'user'): Promise<UserRow> {
+    const passwordHash = await hashPassword(args.password)
+    const existing = await findUserByEmail(db, args.email)
+    let user: UserRow
+    if (existing?.status === 'pending') {
+      // Someone invited this address; registering normally takes the pending account over.
+      ;[user] = (await db
+        .update(users)
+        .set({ name: args.name, passwordHash, status: 'active', role, updatedAt: now() })
+        .where(eq(users.id, existing.id))
+        .returning()) as [UserRow]
+    } else if (existing) {
+      throw conflict(AUTH_MESSAGES.emailTaken)
+    } else {
+      const inserted = await db
+        .insert(users)
+        .values({
+          id: uuidv7(),
+          name: args.name,
+          email: args.email,
+          passwordHash,
+          role,
+          createdAt: now(),
+          updatedAt: now(),
+        })
+        .onConflictDoNothing()
+        .returning()
+      if (!inserted[0]) throw conflict(AUTH_MESSAGES.emailTaken)
+      user = inserted[0]
+    }
+    await sendVerificationSafely(user)
+    return user
+  }
+
   return {
     async register(args: RegisterBody, ip: string): Promise<AuthResponse> {
       await rateLimits.consume(['registerPerIp', ip])
-      const passwordHash = await hashPassword(args.password)
-      const existing = await findUserByEmail(db, args.email)
-      let user: UserRow
-      if (existing?.status === 'pending') {
-        // Someone invited this address; registering normally takes the pending account over.
-        ;[user] = (await db
-          .update(users)
-          .set({ name: args.name, passwordHash, status: 'active', updatedAt: now() })
-          .where(eq(users.id, existing.id))
-          .returning()) as [UserRow]
-      } else if (existing) {
-        throw conflict(AUTH_MESSAGES.emailTaken)
-      } else {
-        const inserted = await db
-          .insert(users)
-          .values({
-            id: uuidv7(),
-            name: args.name,
-            email: args.email,
-            passwordHash,
-            createdAt: now(),
-            updatedAt: now(),
-          })
-          .onConflictDoNothing()
-          .returning()
-        if (!inserted[0]) throw conflict(AUTH_MESSAGES.emailTaken)
-        user = inserted[0]
-      }
-      await sendVerificationSafely(user)
-      return issueAuth(user)
+      return issueAuth(await createAccount(args))
     },
+
+    /**
+     * An account made by a platform admin (CONTRACT §6): active at once, sent a verification mail,
+     * the same 409 as registration. The password rule (6 characters) is the caller's schema's.
+     */
+    createAccountAsAdmin: (args: RegisterBody & { role: UserRow['role'] }): Promise<UserRow> =>
+      createAccount(args, args.role),
 
     async login(args: LoginBody, ip: string): Promise<AuthResponse> {
       const pairKey = `${ip}|${args.email}`

@@ -215,6 +215,14 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
       return made.invite
     },
 
+    /** A platform admin withdraws an invite (CONTRACT §3.4); the code stops working. Answers the row, or undefined. */
+    async adminDeleteInvite(inviteId: string) {
+      return syncWrite(db, async (w) => {
+        const [row] = await w.tx.delete(invites).where(eq(invites.id, inviteId)).returning()
+        return row
+      })
+    },
+
     /** Joins the buble of an unused, unexpired code; the code is spent only by a successful join. */
     acceptInvite(user: UserRow, code: string): Promise<Buble> {
       return syncWrite(db, async (w) => {

@@ -180,6 +180,16 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
       })
     },
 
+    /** A platform admin's delete (CONTRACT §3.4): as `remove`, without the membership check; false when there is no such buble. */
+    adminRemove(bubleId: string): Promise<boolean> {
+      return syncWrite(db, async (w) => {
+        const [row] = await w.tx.select({ id: bubles.id }).from(bubles).where(eq(bubles.id, bubleId)).limit(1)
+        if (!row) return false
+        await writes.deleteBuble(w, bubleId)
+        return true
+      })
+    },
+
     /** Leaves a buble (only for oneself); the owner must hand it over first. */
     leave(user: UserRow, bubleId: string, userId: string = user.id): Promise<void> {
       return syncWrite(db, async (w) => {

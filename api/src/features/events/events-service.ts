@@ -121,6 +121,32 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
       })
     },
 
+    /** A platform admin's edit (CONTRACT §3.4): no membership needed, the same sync write; answers the stored row. */
+    async adminUpdateEvent(eventId: string, body: UpdateEventBody): Promise<EventRow> {
+      return syncWrite(db, async (w) => {
+        const [event] = await w.tx.select().from(events).where(eq(events.id, eventId)).limit(1)
+        if (!event) throw eventNotFound()
+        await touchEvent(w, event, {
+          ...(body.title !== undefined && { title: body.title }),
+          ...(body.description !== undefined && { description: body.description }),
+          ...(body.location !== undefined && { location: body.location }),
+          ...(body.event_time !== undefined && { eventTime: new Date(body.event_time) }),
+          updatedAt: now(),
+        })
+        return event
+      })
+    },
+
+    /** A platform admin's delete: as `deleteEvent`, without the membership check; answers the deleted row. */
+    async adminDeleteEvent(eventId: string): Promise<EventRow> {
+      return syncWrite(db, async (w) => {
+        const [event] = await w.tx.delete(events).where(eq(events.id, eventId)).returning()
+        if (!event) throw eventNotFound()
+        await w.deleted('event', event.bubleId, [eventId])
+        return event
+      })
+    },
+
     /** Any member answers; a new answer replaces the earlier one, the same answer again changes nothing. */
     async rsvp(user: UserRow, eventId: string, status: RsvpStatus): Promise<BubleEvent> {
       return syncWrite(db, async (w) => {

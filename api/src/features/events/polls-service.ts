@@ -160,6 +160,26 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
       })
     },
 
+    /** A platform admin's edit of the question (CONTRACT §3.4): no membership needed, the same sync write. */
+    async adminUpdatePoll(pollId: string, question: string): Promise<PollRow> {
+      return syncWrite(db, async (w) => {
+        const [poll] = await w.tx.select().from(polls).where(eq(polls.id, pollId)).limit(1)
+        if (!poll) throw pollNotFound()
+        await touchPoll(w, poll, { question })
+        return poll
+      })
+    },
+
+    /** A platform admin's delete: as `deletePoll`, without the membership check; answers the deleted row. */
+    async adminDeletePoll(pollId: string): Promise<PollRow> {
+      return syncWrite(db, async (w) => {
+        const [poll] = await w.tx.delete(polls).where(eq(polls.id, pollId)).returning()
+        if (!poll) throw pollNotFound()
+        await w.deleted('poll', poll.bubleId, [pollId])
+        return poll
+      })
+    },
+
     /** A new vote replaces the old one. An option of another poll is a 400 and changes nothing. */
     vote: (user: UserRow, pollId: string, optionId: string) => setVote(user, pollId, optionId),
     /** Removes the caller's vote; idempotent. */

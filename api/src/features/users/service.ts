@@ -7,7 +7,7 @@ import type { Tx } from '../../db/client.ts'
 import { emailTokens, uploads, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import { type AccountDeletionStep, type ProfileChangeStep, toUser, type UserRow } from '../../lib/accounts.ts'
-import { AppError, conflict } from '../../lib/errors.ts'
+import { AppError, conflict, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
@@ -24,6 +24,8 @@ export const USER_MESSAGES = {
   deletionCancelled: 'Account deletion cancelled',
   noDeletion: 'No account deletion is scheduled',
   badAvatar: 'Avatar must be an image you uploaded',
+  userNotFound: 'User not found',
+  emailTaken: 'An account with this email already exists',
 } as const
 
 export interface UsersHooks {
@@ -136,6 +138,55 @@ export function usersService(deps: Deps, { deletionSteps = [], profileSteps = []
         if (updated.name !== user.name || updated.avatarUrl !== user.avatarUrl)
           for (const step of profileSteps) await step(w, updated)
         return toUser(updated)
+      })
+    },
+
+    /**
+     * A platform admin's edit of name, address and role (CONTRACT §3.4). A new address must be
+     * verified again; members' devices get a new name as for a profile edit. Deleted accounts are 404.
+     */
+    adminUpdateUser(
+      userId: string,
+      args: { name?: string; email?: string; role?: UserRow['role'] },
+    ): Promise<{ before: UserRow; after: UserRow }> {
+      return syncWrite(db, async (w) => {
+        const [before] = await w.tx.select().from(users).where(eq(users.id, userId)).limit(1).for('update')
+        if (!before || before.status === 'deleted') throw notFound(USER_MESSAGES.userNotFound)
+        const values: Partial<typeof users.$inferInsert> = {}
+        if (args.name !== undefined) values.name = args.name
+        if (args.role !== undefined) values.role = args.role
+        if (args.email !== undefined && args.email !== before.email) {
+          const [taken] = await w.tx.select({ id: users.id }).from(users).where(eq(users.email, args.email)).limit(1)
+          // The same words as registration's 409.
+          if (taken) throw conflict(USER_MESSAGES.emailTaken)
+          values.email = args.email
+          values.emailVerified = false
+        }
+        const [row] = await w.tx
+          .update(users)
+          .set({ ...values, updatedAt: now() })
+          .where(eq(users.id, userId))
+          .returning()
+        const after = row!
+        if (after.name !== before.name) for (const step of profileSteps) await step(w, after)
+        return { before, after }
+      })
+    },
+
+    /**
+     * Deletes an account now, as the scheduled job does (CONTRACT §3.1: owned bubles pass on, personal
+     * data goes, tokens stop working), for a platform admin. Answers the row as it was.
+     */
+    adminDeleteAccount(userId: string): Promise<UserRow> {
+      return syncWrite(db, async (w) => {
+        const [user] = await w.tx.select().from(users).where(eq(users.id, userId)).limit(1).for('update')
+        if (!user || user.status === 'deleted') throw notFound(USER_MESSAGES.userNotFound)
+        const files = await deleteAccount(w.tx, user)
+        w.afterCommit(() => {
+          for (const key of files)
+            void storage.delete(key).catch((err) => log.warn('avatar file not removed', { key, err }))
+        })
+        return user
       })
     },
 

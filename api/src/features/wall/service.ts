@@ -254,6 +254,17 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       })
     },
 
+    /** A platform admin's delete (CONTRACT §3.4): as `deletePost`, without the membership check; answers the row. */
+    async adminDeletePost(postId: string): Promise<PostRow> {
+      return syncWrite(db, async (w) => {
+        const [post] = await w.tx.select().from(posts).where(eq(posts.id, postId)).limit(1).for('update')
+        if (!post) throw postNotFound()
+        await deletePostRow(w, post)
+        w.afterCommit(() => void hooks.forgetFiles([post.imageUrl]))
+        return post
+      })
+    },
+
     async listComments(user: UserRow, postId: string): Promise<Comment[]> {
       await postFor(db, postId, user.id)
       const rows = rowsOf<{ data: Comment }>(
