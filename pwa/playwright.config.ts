@@ -80,6 +80,11 @@ export default defineConfig({
       GEOCODING_BASE_URL: providers,
       TICKETMASTER_BASE_URL: `${providers}/discovery/v2`,
       TICKETMASTER_API_KEY: 'e2e-fake-key',
+      // The donate page with every way to give configured (pwa/e2e/donate.spec.ts).
+      DONATION_STRIPE_LINK: 'https://donate.stripe.com/test_e2e',
+      DONATION_PAYPAL_LINK: 'https://www.paypal.com/donate?hosted_button_id=E2E',
+      DONATION_BANK_IBAN: 'DE89 3704 0044 0532 0130 00',
+      DONATION_BANK_BIC: 'COBADEFFXXX',
       LOG_LEVEL: 'warn',
       ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
     },

@@ -45,7 +45,9 @@ export interface ApiClientDeps {
 export type ApiClient = ReturnType<typeof createApiClient>
 
 // The auth calls and complete-registration work without a session (spec part 1 §6).
-const isOpenPath = (path: string) => path.includes('/auth/') || path.includes('/bubles/complete-registration')
+// Calls anyone may make: no token is sent, so an expired session does not end on the way (the public /donate page).
+const isOpenPath = (path: string) =>
+  path.includes('/auth/') || path.includes('/bubles/complete-registration') || path.includes('/donations/')
 
 // Accepts '/users/profile' as well as '/api/uploads/secure/…' (how the server writes avatar URLs).
 const urlOf = (path: string) => (path.startsWith(`${API_BASE}/`) ? path : `${API_BASE}${path}`)

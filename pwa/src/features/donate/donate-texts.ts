@@ -1,0 +1,22 @@
+/** The donate page's texts; the two failures are spec part 2 §8's, word for word. */
+export const DONATE_TEXTS = {
+  title: 'Support Buble',
+  lead: 'Buble has no ads and sells no data. It runs on gifts from the people who use it: every one helps keep it that way.',
+  loadFailed: 'Failed to load',
+  pledgeFailed: 'Failed to submit pledge',
+  success: 'Thank you for your donation! Your support keeps Buble running.',
+  cancelled: 'Your donation was cancelled. Nothing was charged; you can try again whenever you like.',
+  dismiss: 'Dismiss',
+  amountLegend: 'Amount',
+  otherAmount: 'Other amount',
+  giveNow: 'Give now',
+  card: 'Donate by card',
+  paypal: 'Donate with PayPal',
+  chooseAmountFirst: 'Choose a valid amount first.',
+  bank: 'Bank transfer',
+  pledge: 'Pledge a donation',
+  pledgeLead: 'Planning to give later, or another way? Leave a pledge so the people who run Buble know what to expect.',
+  pledgeSubmit: 'Send pledge',
+  pledgeSending: 'Sending…',
+  pledgeAgain: 'Make another pledge',
+} as const
