@@ -6,6 +6,7 @@ import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { plural } from '../../ui/format.ts'
 import { Modal } from '../../ui/modal.tsx'
+import { DataExportButton } from './data-export.tsx'
 
 export function timeRemaining({ days_remaining, hours_remaining }: DeletionStatus): string | null {
   if (days_remaining === null || hours_remaining === null) return null
@@ -124,6 +125,9 @@ export function AccountDeletion({ deletion, onChange, onMessage }: AccountDeleti
             </>
           }
         >
+          {/* The way out first: a copy of their data before anything destructive. */}
+          <p>Before you go, you can download a copy of your data.</p>
+          <DataExportButton />
           {error && <Alert kind="error">{error}</Alert>}
           <p>
             Your account will be deleted in {DELETION_GRACE_DAYS} days. Until then you can sign in and cancel the

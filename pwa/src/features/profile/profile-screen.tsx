@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { useFlash } from '../../ui/use-flash.ts'
 import { AccountDeletion } from './account-deletion.tsx'
 import { ChangePasswordModal } from './change-password-modal.tsx'
+import { DataExportSection } from './data-export.tsx'
 import { NotificationsSection } from './notifications-section.tsx'
 import { ProfileEditForm } from './profile-edit-form.tsx'
 import { useProfile } from './use-profile.ts'
@@ -123,6 +124,8 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
       )}
 
       <NotificationsSection />
+
+      <DataExportSection />
 
       <AccountDeletion
         deletion={profile.deletion}
