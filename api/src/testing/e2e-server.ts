@@ -6,4 +6,7 @@
 
 import { bootOrExit } from '../server.ts'
 
+// The browser tests' platform admin (pwa/e2e/admin.spec.ts): this address becomes an admin once verified.
+process.env.BUBLE_ADMIN_EMAILS ??= 'platform-admin@e2e.example.com'
+
 bootOrExit({ allowLoopbackFetch: true })

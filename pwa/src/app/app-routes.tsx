@@ -1,4 +1,5 @@
 import { Route, Routes } from 'react-router-dom'
+import { AdminScreen } from '../features/admin/admin-screen.tsx'
 import { CompleteRegistrationScreen } from '../features/auth/complete-registration-screen.tsx'
 import { ForgotPasswordScreen } from '../features/auth/forgot-password-screen.tsx'
 import { LoginScreen } from '../features/auth/login-screen.tsx'
@@ -7,6 +8,7 @@ import { ResetPasswordScreen } from '../features/auth/reset-password-screen.tsx'
 import { VerifyEmailScreen } from '../features/auth/verify-email-screen.tsx'
 import { BubleScreen } from '../features/bubles/buble-screen.tsx'
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx'
+import { DonateScreen } from '../features/donate/donate-screen.tsx'
 import { PrivacyScreen } from '../features/privacy/privacy-screen.tsx'
 import { ProfileScreen } from '../features/profile/profile-screen.tsx'
 import { SessionExpiredModal } from '../session/session-expired-modal.tsx'
@@ -30,11 +32,13 @@ export function AppRoutes() {
         </Route>
         <Route path="/verify-email" element={<VerifyEmailScreen />} />
         <Route path="/privacy" element={<PrivacyScreen />} />
+        <Route path="/donate" element={<DonateScreen />} />
         <Route element={<RequireAuth />}>
           <Route element={<SignedInLayout />}>
             <Route path="/dashboard" element={<DashboardScreen />} />
             <Route path="/bubles/:slugOrId/:tab?" element={<BubleScreen />} />
             <Route path="/profile" element={<ProfileScreen />} />
+            <Route path="/admin" element={<AdminScreen />} />
           </Route>
         </Route>
         <Route path="*" element={<NotFound />} />

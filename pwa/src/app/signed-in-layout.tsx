@@ -81,6 +81,9 @@ function Shell() {
       <main id="main" className="app-main">
         <Outlet />
       </main>
+      <footer className="app-main muted">
+        <Link to="/donate">Donate</Link> · <Link to="/privacy">Privacy</Link>
+      </footer>
       {unsynced !== null && (
         <UnsyncedChangesDialog
           count={unsynced}
