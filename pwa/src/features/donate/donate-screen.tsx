@@ -1,8 +1,8 @@
 import type { DonationConfig } from '@buble/shared/donations'
 import { useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
-import { useSession } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { PublicHeader } from '../../ui/public-header.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { type AmountChoice, AmountPicker, amountOf, defaultChoice } from './amount-picker.tsx'
@@ -17,20 +17,11 @@ import { useDonationConfig } from './use-donation-config.ts'
 /** /donate (spec part 2 §2): public, online only; a way to give that is not configured is left out. */
 export function DonateScreen() {
   useDocumentTitle('Donate')
-  const signedIn = useSession((state) => state.isAuthenticated)
   const { load, retry } = useDonationConfig()
   const heading = useRef<HTMLHeadingElement>(null)
   return (
     <div className="public-page">
-      <header className="public-header">
-        <Link to="/" className="brand" aria-label="Buble home">
-          <img src="/icons/icon.svg" alt="" width="32" height="32" />
-          <span>Buble</span>
-        </Link>
-        <Link to={signedIn ? '/dashboard' : '/login'} className="btn btn-secondary btn-small">
-          {signedIn ? 'Back to your bubles' : 'Sign in'}
-        </Link>
-      </header>
+      <PublicHeader />
       <main className="prose donate-page">
         <h1 ref={heading} tabIndex={-1}>
           {DONATE_TEXTS.title}

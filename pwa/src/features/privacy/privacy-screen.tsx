@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom'
 import { config } from '../../config.ts'
 import { useSession } from '../../session/session-context.tsx'
+import { PublicHeader } from '../../ui/public-header.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { PRIVACY_FACTS } from './privacy-facts.ts'
 import { OutsideServices, StoredData } from './stored-data.tsx'
@@ -11,15 +12,7 @@ export function PrivacyScreen() {
   const signedIn = useSession((state) => state.isAuthenticated)
   return (
     <div className="public-page">
-      <header className="public-header">
-        <Link to="/" className="brand" aria-label="Buble home">
-          <img src="/icons/icon.svg" alt="" width="32" height="32" />
-          <span>Buble</span>
-        </Link>
-        <Link to={signedIn ? '/dashboard' : '/login'} className="btn btn-secondary btn-small">
-          {signedIn ? 'Back to your bubles' : 'Sign in'}
-        </Link>
-      </header>
+      <PublicHeader />
       <main className="prose">
         <h1>Privacy policy</h1>
         <p className="lead">
