@@ -7,6 +7,7 @@
 import type { ContentType } from '@buble/shared/unread'
 import type { Change, PullResponse, PushBody, PushResponse } from '@buble/sync/protocol'
 import { alice, bubleChange, makeBuble, makeMember, memberChange, unreadChange } from './fixtures.ts'
+import type { TestServer } from './test-device.ts'
 
 export function bubleServer(
   seed: Change[] = [],
@@ -49,3 +50,10 @@ export function bubleServer(
   }
   return server
 }
+
+/** A server that refuses every mutation. */
+export const refusing = (code: string, message: string): Partial<TestServer> => ({
+  push: (body) => ({
+    results: body.mutations.map((m) => ({ id: m.id, status: 'rejected' as const, code, message })),
+  }),
+})

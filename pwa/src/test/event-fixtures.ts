@@ -138,10 +138,3 @@ export function openBubleTab(tab: 'events' | 'polls', rows: (bubleId: string) =>
 export const silent: Partial<TestServer> = { push: () => new Promise(() => {}) }
 
 export const mutations = (pushes: PushBody[]) => pushes.flatMap((push) => push.mutations)
-
-/** A server that refuses every mutation. */
-export const refusing = (code: string, message: string): Partial<TestServer> => ({
-  push: (body) => ({
-    results: body.mutations.map((m) => ({ id: m.id, status: 'rejected' as const, code, message })),
-  }),
-})

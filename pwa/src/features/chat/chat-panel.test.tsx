@@ -4,6 +4,7 @@ import type { BubleRole } from '@buble/shared/permissions'
 import type { Change } from '@buble/sync/protocol'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
+import { refusing } from '../../test/buble-server.ts'
 import { json } from '../../test/fake-fetch.ts'
 import {
   alice,
@@ -248,18 +249,7 @@ test('older messages load a page at a time above, keeping the view where it was'
 }, 20_000)
 
 test('a refused message is taken back and the sync status keeps its text under the spec’s headline', async () => {
-  const app = openBuble([], {
-    server: {
-      push: (body) => ({
-        results: body.mutations.map((m) => ({
-          id: m.id,
-          status: 'rejected' as const,
-          code: 'FORBIDDEN',
-          message: 'Not a member',
-        })),
-      }),
-    },
-  })
+  const app = openBuble([], { server: refusing('FORBIDDEN', 'Not a member') })
   await openChat(app)
   await app.user.type(field(), 'Not welcome{Enter}')
   expect(await screen.findByText('Not saved: Failed to send message')).toBeInTheDocument()

@@ -2,6 +2,7 @@ import type { BubleRole, Permission } from '@buble/shared/permissions'
 import type { Change } from '@buble/sync/protocol'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, expect, test, vi } from 'vitest'
+import { refusing } from '../../test/buble-server.ts'
 import {
   eventChange,
   makeEvent,
@@ -9,7 +10,6 @@ import {
   mutations,
   openBubleTab,
   pollChange,
-  refusing,
   silent,
   type TabOptions,
 } from '../../test/event-fixtures.ts'

@@ -1,15 +1,8 @@
 import type { Change } from '@buble/sync/protocol'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
-import {
-  makePoll,
-  mutations,
-  openBubleTab,
-  pollChange,
-  refusing,
-  silent,
-  type TabOptions,
-} from '../../test/event-fixtures.ts'
+import { refusing } from '../../test/buble-server.ts'
+import { makePoll, mutations, openBubleTab, pollChange, silent, type TabOptions } from '../../test/event-fixtures.ts'
 
 const openPolls = (rows: (bubleId: string) => Change[], options: TabOptions = {}) =>
   openBubleTab('polls', rows, { ...options, server: { ...silent, ...options.server } })

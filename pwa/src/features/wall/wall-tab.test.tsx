@@ -1,6 +1,7 @@
 import type { Change, PushBody } from '@buble/sync/protocol'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
+import { refusing } from '../../test/buble-server.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bob, bubleChange, makeBuble, makeMember, memberChange } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -282,18 +283,7 @@ test('offline, the image button waits and says why, and a text post still goes i
 })
 
 test('a refused post is taken back and the sync status keeps its text under the spec’s headline', async () => {
-  const app = openWall([], {
-    server: {
-      push: (body) => ({
-        results: body.mutations.map((m) => ({
-          id: m.id,
-          status: 'rejected' as const,
-          code: 'FORBIDDEN',
-          message: 'You may not post here',
-        })),
-      }),
-    },
-  })
+  const app = openWall([], { server: refusing('FORBIDDEN', 'You may not post here') })
   await app.user.type(await screen.findByRole('textbox', { name: 'Write a post' }), 'Not welcome')
   await app.user.click(screen.getByRole('button', { name: 'Post' }))
   expect(await screen.findByText('Not saved: Failed to create post')).toBeInTheDocument()
