@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     name: 'api',
     include: ['src/**/*.test.ts'],
+    setupFiles: ['src/testing/vitest-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

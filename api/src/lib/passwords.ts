@@ -2,7 +2,8 @@
 
 import { hash, verify } from '@node-rs/argon2'
 
-const OPTIONS = {
+/** OWASP's argon2id minimum (19 MiB, 2 passes). Tests hash cheaper (api/src/testing/vitest-setup.ts). */
+export const PASSWORD_HASH_OPTIONS = {
   // 2 = Argon2id (a const enum, which isolated modules cannot import).
   algorithm: 2,
   memoryCost: 19_456,
@@ -10,7 +11,7 @@ const OPTIONS = {
   parallelism: 1,
 } as const
 
-export const hashPassword = (password: string): Promise<string> => hash(password, OPTIONS)
+export const hashPassword = (password: string): Promise<string> => hash(password, PASSWORD_HASH_OPTIONS)
 
 let dummyHash: Promise<string> | undefined
 
