@@ -59,6 +59,8 @@ export const users = pgTable(
     // The admin area's search (substring, any case): trigram indexes (pg_trgm, migration 0006).
     index('users_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    // The admin lists and their CSV exports read newest first, in keyset batches.
+    index('users_created_idx').on(t.createdAt, t.id),
   ],
 )
 
@@ -284,6 +286,7 @@ export const posts = pgTable(
     index('posts_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('posts_author_idx').on(t.authorId),
     index('posts_content_trgm_idx').using('gin', sql`${t.content} gin_trgm_ops`),
+    index('posts_created_idx').on(t.createdAt, t.id),
     // The orphan-file job asks whether any post names a file.
     index('posts_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
     index('posts_link_owed_idx').on(t.createdAt).where(sql`${t.linkUrl} is not null and ${t.linkFetchedAt} is null`),

@@ -20,11 +20,32 @@ import { isoJson, rowsOf } from '../../lib/sql-json.ts'
 interface ListSpec {
   from: string
   json: (now: Date) => SQL
-  /** Columns matched by `col ilike pattern` (the trigram-indexed ones are written bare so the index serves). */
-  search: readonly string[]
+  /**
+   * What a search matches: columns of `t` (`col ilike pattern`, so a trigram index serves) and rows
+   * of `t` whose referenced row matches (`via`: an id list built first, so PostgreSQL can OR the
+   * indexes of `t` together instead of scanning the join).
+   */
+  search: readonly Match[]
   /** Rows never listed (deleted accounts). */
   filter?: string
 }
+
+type Match = (pattern: string) => SQL
+
+/** `t`'s own column. */
+const col =
+  (column: string): Match =>
+  (pattern) =>
+    sql`${sql.raw(column)} ilike ${pattern}`
+
+/** `t`'s reference `column` to a row of `table` one of whose `fields` matches. */
+const via =
+  (column: string, table: string, fields: readonly string[]): Match =>
+  (pattern) =>
+    sql`${sql.raw(column)} = any(array(select id from ${sql.raw(table)} where ${sql.join(
+      fields.map((field) => sql`${sql.raw(field)} ilike ${pattern}`),
+      sql` or `,
+    )}))`
 
 const person = (alias: string) => `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'email', ${alias}.email)`
 const bubleRef = (alias: string) => `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'slug', ${alias}.slug)`
@@ -43,13 +64,13 @@ export const LISTS: Record<AdminTab | 'audit', ListSpec> = {
   users: {
     from: 'users t',
     json: raw(USER_JSON),
-    search: ['t.name', 't.email'],
+    search: [col('t.name'), col('t.email')],
     filter: `t.status <> 'deleted'`,
   },
   bubles: {
     from: 'bubles t join users o on o.id = t.owner_id',
     json: raw(BUBLE_JSON),
-    search: ['t.name', 't.slug', 'o.name', 'o.email'],
+    search: [col('t.name'), col('t.slug'), via('t.owner_id', 'users', ['name', 'email'])],
   },
   events: {
     from: 'events t join bubles b on b.id = t.buble_id join users u on u.id = t.creator_id',
@@ -62,7 +83,12 @@ export const LISTS: Record<AdminTab | 'audit', ListSpec> = {
           'maybe', count(*) filter (where r.status = 'maybe'),
           'cant_go', count(*) filter (where r.status = 'cant_go'))
         from event_rsvps r where r.event_id = t.id))`),
-    search: ['t.title', 't.location', 'b.name', 'u.name'],
+    search: [
+      col('t.title'),
+      col('t.location'),
+      via('t.buble_id', 'bubles', ['name']),
+      via('t.creator_id', 'users', ['name']),
+    ],
   },
   polls: {
     from: 'polls t join bubles b on b.id = t.buble_id join users u on u.id = t.creator_id',
@@ -71,7 +97,7 @@ export const LISTS: Record<AdminTab | 'audit', ListSpec> = {
       'options', coalesce((select json_agg(json_build_object('id', po.id, 'option_text', po.option_text,
           'votes_count', po.votes_count) order by po.position) from poll_options po where po.poll_id = t.id), '[]'::json),
       'totalVotes', t.total_votes)`),
-    search: ['t.question', 'b.name', 'u.name'],
+    search: [col('t.question'), via('t.buble_id', 'bubles', ['name']), via('t.creator_id', 'users', ['name'])],
   },
   posts: {
     from: 'posts t join bubles b on b.id = t.buble_id join users u on u.id = t.author_id',
@@ -80,7 +106,7 @@ export const LISTS: Record<AdminTab | 'audit', ListSpec> = {
       'image_url', t.image_url, 'link_url', t.link_url, 'is_edited', t.is_edited,
       'commentsCount', t.comments_count, 'created_at', ${isoJson('t.created_at')},
       'buble_id', t.buble_id, 'buble_name', b.name, 'author_id', t.author_id, 'author', ${person('u')})`),
-    search: ['t.content', 'u.name', 'u.email', 'b.name'],
+    search: [col('t.content'), via('t.author_id', 'users', ['name', 'email']), via('t.buble_id', 'bubles', ['name'])],
   },
   invites: {
     from: `invites t join bubles b on b.id = t.buble_id
@@ -93,14 +119,19 @@ export const LISTS: Record<AdminTab | 'audit', ListSpec> = {
       'created_at', ${sql.raw(isoJson('t.created_at'))}, 'expires_at', ${sql.raw(isoJson('t.expires_at'))},
       'status', case when t.used_by_id is not null or t.used_at is not null then 'used'
         when t.expires_at <= ${now.toISOString()}::timestamptz then 'expired' else 'active' end)`,
-    search: ['t.code', 't.email', 'b.name', 'c.name'],
+    search: [
+      col('t.code'),
+      col('t.email'),
+      via('t.buble_id', 'bubles', ['name']),
+      via('t.created_by_id', 'users', ['name']),
+    ],
   },
   audit: {
     from: 'admin_audit t',
     json: raw(`json_build_object('id', t.id, 'admin_id', t.admin_id, 'admin_email', t.admin_email,
       'action', t.action, 'target_type', t.target_type, 'target_id', t.target_id,
       'target_label', t.target_label, 'detail', t.detail, 'created_at', ${isoJson('t.created_at')})`),
-    search: ['t.admin_email', 't.action', 't.target_type', 't.target_label'],
+    search: [col('t.admin_email'), col('t.action'), col('t.target_type'), col('t.target_label')],
   },
 }
 
@@ -125,7 +156,7 @@ function whereOf(spec: ListSpec, search: string | undefined, extra: SQL[] = []):
     const pattern = containsPattern(search)
     parts.push(
       sql`(${sql.join(
-        spec.search.map((col) => sql`${sql.raw(col)} ilike ${pattern}`),
+        spec.search.map((match) => match(pattern)),
         sql` or `,
       )})`,
     )
@@ -136,7 +167,7 @@ function whereOf(spec: ListSpec, search: string | undefined, extra: SQL[] = []):
 
 const ORDER = sql.raw('order by t.created_at desc, t.id desc')
 
-/** One page of a list and the number of rows matching, in two statements. */
+/** One page of a list and the number of rows matching, in two statements run side by side. */
 export async function listPage<N extends ListName>(
   db: Executor,
   name: N,
