@@ -9,13 +9,15 @@
  * target. Then issue 11's stream benchmarks (streams.ts): 10,000 live streams, a chat message's
  * fan-out to 1,000 of them, chat-send while Web Push batches flow. Then the device benchmarks
  * (device.ts): a fresh device pulling 10,000 changes and a device pushing 500 queued mutations, with
- * the real engine over fake-indexeddb in this process. It exits non-zero when a request failed
- * (non-2xx, connection error, timeout) or data was lost or doubled; a missed target is printed as
- * MISSED but does not fail the run, since wall-clock numbers depend on the machine.
+ * the real engine over fake-indexeddb in this process. Then issue 12's streamed downloads (admin.ts):
+ * the CSV export of 100,000 users and a member's data export, with the server's RSS growth. It exits
+ * non-zero when a request failed (non-2xx, connection error, timeout) or data was lost or doubled; a
+ * missed target is printed as MISSED but does not fail the run, since wall-clock numbers depend on
+ * the machine.
  *
  * Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
  * BENCH_ONLY (comma-separated scenario names), BENCH_STREAM_HOLD (s the 10,000 streams are held,
- * default 30).
+ * default 30), BENCH_SLOW_CLIENT_KBPS (the pace issue 12's downloads are read at, default 1024).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -27,6 +29,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { runAdminBenchmarks } from './admin.ts'
 import {
   type DeviceResult,
   pullIntoFreshDevice,
@@ -35,6 +38,7 @@ import {
   seedBusyBuble,
   upToDateCursor,
 } from './device.ts'
+import { SEARCH_POSTS, SEARCH_USERS, seedAdminData } from './seed-admin.ts'
 import { seedEventsAndPolls } from './seed-events.ts'
 import { seedWall } from './seed-wall.ts'
 import { runStreamBenchmarks } from './streams.ts'
@@ -64,6 +68,8 @@ interface Context {
   chatBubleId?: string
   /** The lists' ETags, for the revalidation scenarios. */
   etags?: { events?: string; polls?: string }
+  /** Set once the admin lists' 100,000 users and posts are seeded and the user made an admin. */
+  adminSeeded?: boolean
 }
 
 interface Scenario {
@@ -204,7 +210,34 @@ const SCENARIOS: Scenario[] = [
       ctx.chatBubleId = await seedBusyBuble(ctx, 99)
     },
   },
+  {
+    // Issue 12: the platform admin searches 100,000 users for a surname 1% of them share
+    // ("lindqvist": 1,000 matches, by name and e-mail), a page of 20 and the total.
+    name: 'admin-users-search',
+    path: `/api/admin/users?search=${SEARCH_USERS}`,
+    headers: browser,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
+    prepare: seedAdminOnce,
+  },
+  {
+    // Issue 12: the platform admin searches 100,000 posts for a word in 1% of them ("kanelbullar").
+    name: 'admin-posts-search',
+    path: `/api/admin/posts?search=${SEARCH_POSTS}`,
+    headers: browser,
+    minRatioToBaseline: 0.3,
+    needsPostgres: true,
+    prepare: seedAdminOnce,
+  },
 ]
+
+/** The admin lists' 100,000 users and 100,000 posts, seeded by the first scenario (or download) that needs them. */
+async function seedAdminOnce(ctx: Context): Promise<void> {
+  if (ctx.adminSeeded) return
+  console.log('Seeding 100,000 users in 100 bubles and 100,000 posts for the admin area…')
+  if (!(await seedAdminData(ctx))) console.log('  (reused: an earlier run on this database left them)')
+  ctx.adminSeeded = true
+}
 
 /** The buble with 2,000 events and 2,000 polls, seeded by the first scenario that needs it. */
 async function seedEventsOnce(ctx: Context): Promise<void> {
@@ -565,8 +598,17 @@ async function main(): Promise<number> {
       },
       only,
     )
+    const admin = await runAdminBenchmarks(
+      {
+        ctx,
+        serverPid: server.pid ?? 0,
+        seedAdmin: () => seedAdminOnce(ctx),
+        signUp: () => signUp(baseUrl, database.url),
+      },
+      only,
+    )
     const devices = await runDeviceBenchmarks(baseUrl, database.url, only)
-    return failedRequests || [...streams, ...devices].some((result) => result.error) ? 1 : 0
+    return failedRequests || [...streams, ...admin, ...devices].some((result) => result.error) ? 1 : 0
   } finally {
     await stopServer(server)
     rmSync(dataDir, { recursive: true, force: true })
