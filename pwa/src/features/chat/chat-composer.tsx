@@ -49,7 +49,8 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
         ...(imageUrl ? { image_url: imageUrl } : {}),
         ...(replyTo ? { reply_to_id: replyTo.id } : {}),
       })
-      setText('')
+      // What was typed while it was being sent stays: only the text that went is cleared.
+      setText((current) => (current === text ? '' : current))
       onCancelReply()
       onSent()
     } catch (err) {

@@ -17,7 +17,8 @@ export function CommentComposer({ postId, actions }: { postId: string; actions: 
     setError(null)
     try {
       await actions.createComment(postId, checked.data)
-      setText('')
+      // What was typed while it was being sent stays: only the text that went is cleared.
+      setText((current) => (current === text ? '' : current))
     } catch (err) {
       console.error(WALL_TEXTS.createComment, err)
       setError(WALL_TEXTS.createComment)

@@ -68,7 +68,8 @@ export function PostComposer({ buble, actions }: { buble: LocalBuble; actions: W
         content: checked.data,
         ...(imageUrl ? { image_url: imageUrl } : {}),
       })
-      setText('')
+      // What was typed while it was being sent stays: only the text that went is cleared.
+      setText((current) => (current === text ? '' : current))
       clearImage()
     } catch (err) {
       console.error(WALL_TEXTS.createPost, err)

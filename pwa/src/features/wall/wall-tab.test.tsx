@@ -2,6 +2,7 @@ import type { Change, PushBody } from '@buble/sync/protocol'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
 import { refusing } from '../../test/buble-server.ts'
+import { deferred } from '../../test/deferred.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bob, bubleChange, makeBuble, makeMember, memberChange } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -255,6 +256,28 @@ test('an image is uploaded first and the post carries its address', async () => 
   expect((form.get('file') as File).name).toBe('picture.png')
   await waitFor(() => expect(mutations(app.device.pushes)).toHaveLength(1))
   expect(mutations(app.device.pushes)[0]!.args).toMatchObject({ image_url: '/api/uploads/secure/picture.webp' })
+})
+
+test('what is typed while a post is being sent stays in the box; only the text that went is cleared', async () => {
+  const upload = deferred<Response>()
+  const app = openWall([], {
+    server: silent,
+    api: {
+      'POST /api/uploads/image': () => upload.promise,
+      'GET /api/uploads/secure/picture.webp': () => new Response('webp'),
+    },
+  })
+  const box = await screen.findByRole('textbox', { name: 'Write a post' })
+  await app.user.type(box, 'First, with a picture')
+  await app.user.upload(screen.getByLabelText('Add image'), new File(['x'], 'picture.png', { type: 'image/png' }))
+  await app.user.click(screen.getByRole('button', { name: 'Post' }))
+  expect(await screen.findByRole('button', { name: 'Posting…' })).toBeDisabled()
+  await app.user.clear(box)
+  await app.user.type(box, 'The next one')
+  upload.resolve(json(200, { url: '/api/uploads/secure/picture.webp' }))
+  await waitFor(() => expect(postTexts()).toEqual(['First, with a picture']))
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Post' })).toBeEnabled())
+  expect(box).toHaveValue('The next one')
 })
 
 test('a failed upload says Upload failed and keeps the text; nothing is queued', async () => {
