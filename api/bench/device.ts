@@ -9,7 +9,7 @@ import type { LocalDb } from '@buble/sync/client/local-db'
 import { recordingTransport, testDb } from '@buble/sync/client/test-kit'
 import { createFetchTransport } from '@buble/sync/client/transport'
 import { v7 as uuidv7 } from 'uuid'
-import { seedTransaction } from './seed.ts'
+import { insertMemberships, insertUsersAndBubles, rolePermissionsSql, seedTransaction } from './seed.ts'
 
 export interface DeviceContext {
   baseUrl: string
@@ -54,34 +54,16 @@ export async function seedBubles(ctx: DeviceContext, bubles: number, membersPerB
   const bubleIds = Array.from({ length: bubles }, () => uuidv7())
   const userIds = Array.from({ length: bubles * membersPerBuble }, () => uuidv7())
   await seedTransaction(ctx.databaseUrl, 'analyze users, bubles, memberships', async (client) => {
-    await client.query(
-      `insert into users (id, name, email, email_verified, status)
-       select id, 'Seeded Member ' || n, 'seed-' || $2 || '-' || n || '@example.com', true, 'active'
-       from unnest($1::uuid[]) with ordinality as t(id, n)`,
-      [userIds, run],
-    )
-    await client.query(
-      `insert into bubles (id, slug, name, owner_id)
-       select id, 'bench-' || $2 || '-' || n, 'Bench buble ' || n, $3
-       from unnest($1::uuid[]) with ordinality as t(id, n)`,
-      [bubleIds, run, ctx.userId],
-    )
-    const memberBubles = [...bubleIds, ...userIds.map((_, i) => bubleIds[i % bubles]!)]
-    const memberUsers = [...bubleIds.map(() => ctx.userId), ...userIds]
-    const roles = memberBubles.map((_, i) => (i < bubles ? 'owner' : 'member'))
-    await client.query(
-      `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
-       select buble_id, user_id, role,
-         case role when 'owner' then '{manage_buble,delete_buble,manage_members,invite_members,remove_members,change_roles,manage_events,manage_polls,create_events,create_polls,moderate_content,delete_others_content}'::text[]
-           else '{create_events,create_polls}'::text[] end,
-         v, v
-       from (select buble_id, user_id, role, nextval('sync_version') as v
-             from unnest($1::uuid[], $2::uuid[], $3::text[]) as t(buble_id, user_id, role)) m`,
-      [memberBubles, memberUsers, roles],
-    )
-    await client.query(`update bubles set changed_version = nextval('sync_version') where id = any($1::uuid[])`, [
+    await insertUsersAndBubles(client, { run, prefix: 'seed', label: 'Seeded', userIds, bubleIds, ownerId: ctx.userId })
+    await insertMemberships(
+      client,
+      {
+        bubleIds: [...bubleIds, ...userIds.map((_, i) => bubleIds[i % bubles]!)],
+        userIds: [...bubleIds.map(() => ctx.userId), ...userIds],
+        roles: [...bubleIds.map(() => 'owner' as const), ...userIds.map(() => 'member' as const)],
+      },
       bubleIds,
-    ])
+    )
   })
   return bubles + bubles * (membersPerBuble + 1)
 }
@@ -111,15 +93,10 @@ export async function seedBusyBuble(ctx: DeviceContext, members: number): Promis
     // The owner first: everyone after joined since the owner last read the members tab.
     await client.query(
       `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
-       select $1, user_id, role, case role when 'owner' then $4::text[] else '{create_events,create_polls}'::text[] end, v, v
+       select $1, user_id, role, case role when 'owner' then ${rolePermissionsSql('owner')} else ${rolePermissionsSql('member')} end, v, v
        from (select user_id, role, nextval('sync_version') as v
              from unnest($2::uuid[], $3::text[]) with ordinality as t(user_id, role, n) order by n) m`,
-      [
-        bubleId,
-        [ctx.userId, ...userIds],
-        ['owner', ...userIds.map(() => 'member')],
-        '{manage_buble,delete_buble,manage_members,invite_members,remove_members,change_roles,manage_events,manage_polls,create_events,create_polls,moderate_content,delete_others_content}',
-      ],
+      [bubleId, [ctx.userId, ...userIds], ['owner', ...userIds.map(() => 'member')]],
     )
     await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
   })

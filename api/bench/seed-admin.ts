@@ -10,7 +10,7 @@
 
 import { v7 as uuidv7 } from 'uuid'
 import type { DeviceContext } from './device.ts'
-import { seedTransaction } from './seed.ts'
+import { rolePermissionsSql, seedTransaction } from './seed.ts'
 
 /** A surname 1% of the seeded users share (it is no part of any other seeded name or e-mail). */
 export const SEARCH_USERS = 'lindqvist'
@@ -155,8 +155,8 @@ export async function seedAdminData(
     await client.query(
       `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
        select buble_id, user_id, role,
-         case role when 'owner' then '{manage_buble,delete_buble,manage_members,invite_members,remove_members,change_roles,manage_events,manage_polls,create_events,create_polls,moderate_content,delete_others_content}'::text[]
-           else '{create_events,create_polls}'::text[] end,
+         case role when 'owner' then ${rolePermissionsSql('owner')}
+           else ${rolePermissionsSql('member')} end,
          v, v
        from (select b.id as buble_id, u.id as user_id, case when u.k <= $1 then 'owner' else 'member' end as role,
                     nextval('sync_version') as v
@@ -198,7 +198,7 @@ export async function seedMemberPosts(ctx: DeviceContext, posts: number): Promis
     ])
     await client.query(
       `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
-       values ($1, $2, 'owner', '{manage_buble,delete_buble,manage_members,invite_members,remove_members,change_roles,manage_events,manage_polls,create_events,create_polls,moderate_content,delete_others_content}'::text[],
+       values ($1, $2, 'owner', ${rolePermissionsSql('owner')},
                nextval('sync_version'), currval('sync_version'))`,
       [bubleId, ctx.userId],
     )

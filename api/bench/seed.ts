@@ -1,5 +1,6 @@
 /** What every bench seed shares: one transaction on PostgreSQL that writes versions in order like any writer. */
 
+import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
 import pg from 'pg'
 
 // The version lock of lib/sync-writes.ts: the seed writes versions in order like any writer.
@@ -30,4 +31,50 @@ export async function seedTransaction(
   } finally {
     await client.end()
   }
+}
+
+/** A role's default permissions as a PostgreSQL text[] literal (what a join through the API stores). */
+export const rolePermissionsSql = (role: BubleRole): string => `'{${ROLE_DEFAULT_PERMISSIONS[role].join(',')}}'::text[]`
+
+/**
+ * Members, active and verified, named `<label> <n>` with e-mails `<prefix>-<run>-<n>@example.com`;
+ * and bubles owned by `ownerId`, slugs `<prefix>-<run>-<n>`.
+ */
+export async function insertUsersAndBubles(
+  client: pg.Client,
+  opts: { run: string; prefix: string; label: string; userIds: string[]; bubleIds: string[]; ownerId: string },
+): Promise<void> {
+  await client.query(
+    `insert into users (id, name, email, email_verified, status)
+     select id, $3 || ' Member ' || n, $4 || '-' || $2 || '-' || n || '@example.com', true, 'active'
+     from unnest($1::uuid[]) with ordinality as t(id, n)`,
+    [opts.userIds, opts.run, opts.label, opts.prefix],
+  )
+  await client.query(
+    `insert into bubles (id, slug, name, owner_id)
+     select id, $4 || '-' || $2 || '-' || n, $3 || ' buble ' || n, $5
+     from unnest($1::uuid[]) with ordinality as t(id, n)`,
+    [opts.bubleIds, opts.run, opts.label, opts.prefix, opts.ownerId],
+  )
+}
+
+/**
+ * Memberships in the order given, each with a fresh version (its join), owners and members with
+ * their roles' default permissions; then the bubles' stamps, so pulls see them.
+ */
+export async function insertMemberships(
+  client: pg.Client,
+  rows: { bubleIds: string[]; userIds: string[]; roles: ('owner' | 'member')[] },
+  stamp: string[],
+): Promise<void> {
+  await client.query(
+    `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
+     select buble_id, user_id, role,
+       case role when 'owner' then ${rolePermissionsSql('owner')} else ${rolePermissionsSql('member')} end,
+       v, v
+     from (select buble_id, user_id, role, nextval('sync_version') as v
+           from unnest($1::uuid[], $2::uuid[], $3::text[]) with ordinality as t(buble_id, user_id, role, n) order by n) m`,
+    [rows.bubleIds, rows.userIds, rows.roles],
+  )
+  await client.query(`update bubles set changed_version = nextval('sync_version') where id = any($1::uuid[])`, [stamp])
 }

@@ -27,7 +27,7 @@ import path from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
 import { createAccessTokens } from '../src/lib/tokens.ts'
 import type { DeviceContext, DeviceResult } from './device.ts'
-import { seedTransaction } from './seed.ts'
+import { insertMemberships, insertUsersAndBubles, seedTransaction } from './seed.ts'
 
 export const STREAM_BENCHMARKS = ['streams-10k', 'chat-fanout-1000', 'chat-send-with-pushes'] as const
 
@@ -105,35 +105,23 @@ async function seedMembers(
   const userIds = Array.from({ length: bubles * perBuble }, () => uuidv7())
   const bubleOf = (i: number) => bubleIds[Math.floor(i / perBuble)]!
   await seedTransaction(ctx.databaseUrl, 'analyze users, bubles, memberships', async (client) => {
-    await client.query(
-      `insert into users (id, name, email, email_verified, status)
-       select id, 'Streaming Member ' || n, 'stream-' || $2 || '-' || n || '@example.com', true, 'active'
-       from unnest($1::uuid[]) with ordinality as t(id, n)`,
-      [userIds, run],
-    )
-    await client.query(
-      `insert into bubles (id, slug, name, owner_id)
-       select id, 'stream-' || $2 || '-' || n, 'Streaming buble ' || n, $3
-       from unnest($1::uuid[]) with ordinality as t(id, n)`,
-      [bubleIds, run, ctx.userId],
-    )
-    await client.query(
-      `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
-       select buble_id, user_id, role,
-         case role when 'owner' then '{manage_buble,delete_buble,manage_members,invite_members,remove_members,change_roles,manage_events,manage_polls,create_events,create_polls,moderate_content,delete_others_content}'::text[]
-           else '{create_events,create_polls}'::text[] end,
-         v, v
-       from (select buble_id, user_id, role, nextval('sync_version') as v
-             from unnest($1::uuid[], $2::uuid[], $3::text[]) with ordinality as t(buble_id, user_id, role, n) order by n) m`,
-      [
-        [...bubleIds, ...userIds.map((_, i) => bubleOf(i))],
-        [...bubleIds.map(() => ctx.userId), ...userIds],
-        [...bubleIds.map(() => 'owner'), ...userIds.map(() => 'member')],
-      ],
-    )
-    await client.query(`update bubles set changed_version = nextval('sync_version') where id = any($1::uuid[])`, [
+    await insertUsersAndBubles(client, {
+      run,
+      prefix: 'stream',
+      label: 'Streaming',
+      userIds,
       bubleIds,
-    ])
+      ownerId: ctx.userId,
+    })
+    await insertMemberships(
+      client,
+      {
+        bubleIds: [...bubleIds, ...userIds.map((_, i) => bubleOf(i))],
+        userIds: [...bubleIds.map(() => ctx.userId), ...userIds],
+        roles: [...bubleIds.map(() => 'owner' as const), ...userIds.map(() => 'member' as const)],
+      },
+      bubleIds,
+    )
   })
   const secret =
     process.env.JWT_SECRET ||
