@@ -48,9 +48,24 @@ async function touchEvent(w: SyncWriter, event: EventRow, set: Partial<EventRow>
   w.changed(event.bubleId, 'event')
 }
 
+/** The RSVPs go with it; devices get a `del`. Members' and platform admins' deletes alike. */
+async function removeEvent(w: SyncWriter, event: EventRow): Promise<void> {
+  await w.tx.delete(events).where(eq(events.id, event.id))
+  await w.deleted('event', event.bubleId, [event.id])
+}
+
 export type EventsService = ReturnType<typeof eventsService>
 
 export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
+  /** What an edit body changes on the row (a member's edit and a platform admin's alike). */
+  const changesOf = (body: UpdateEventBody): Partial<EventRow> => ({
+    ...(body.title !== undefined && { title: body.title }),
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.location !== undefined && { location: body.location }),
+    ...(body.event_time !== undefined && { eventTime: new Date(body.event_time) }),
+    updatedAt: now(),
+  })
+
   async function requireManager(tx: Executor, eventId: string, userId: string): Promise<EventRow> {
     const { event, me } = await eventFor(tx, eventId, userId)
     if (!mayManageContent(actorOf(me), 'event', event.creatorId)) throw forbidden(EVENT_MESSAGES.notAllowedToManage)
@@ -101,13 +116,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     async updateEvent(user: UserRow, eventId: string, body: UpdateEventBody): Promise<BubleEvent> {
       return syncWrite(db, async (w) => {
         const event = await requireManager(w.tx, eventId, user.id)
-        await touchEvent(w, event, {
-          ...(body.title !== undefined && { title: body.title }),
-          ...(body.description !== undefined && { description: body.description }),
-          ...(body.location !== undefined && { location: body.location }),
-          ...(body.event_time !== undefined && { eventTime: new Date(body.event_time) }),
-          updatedAt: now(),
-        })
+        await touchEvent(w, event, changesOf(body))
         return loadEvent(w.tx, eventId)
       })
     },
@@ -115,9 +124,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     /** Creator, owner or manage_events; the RSVPs go with it, devices get a `del`. */
     async deleteEvent(user: UserRow, eventId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const event = await requireManager(w.tx, eventId, user.id)
-        await w.tx.delete(events).where(eq(events.id, eventId))
-        await w.deleted('event', event.bubleId, [eventId])
+        await removeEvent(w, await requireManager(w.tx, eventId, user.id))
       })
     },
 
@@ -126,13 +133,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
       return syncWrite(db, async (w) => {
         const [event] = await w.tx.select().from(events).where(eq(events.id, eventId)).limit(1)
         if (!event) throw eventNotFound()
-        await touchEvent(w, event, {
-          ...(body.title !== undefined && { title: body.title }),
-          ...(body.description !== undefined && { description: body.description }),
-          ...(body.location !== undefined && { location: body.location }),
-          ...(body.event_time !== undefined && { eventTime: new Date(body.event_time) }),
-          updatedAt: now(),
-        })
+        await touchEvent(w, event, changesOf(body))
         return event
       })
     },
@@ -140,9 +141,9 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     /** A platform admin's delete: as `deleteEvent`, without the membership check; answers the deleted row. */
     async adminDeleteEvent(eventId: string): Promise<EventRow> {
       return syncWrite(db, async (w) => {
-        const [event] = await w.tx.delete(events).where(eq(events.id, eventId)).returning()
+        const [event] = await w.tx.select().from(events).where(eq(events.id, eventId)).limit(1).for('update')
         if (!event) throw eventNotFound()
-        await w.deleted('event', event.bubleId, [eventId])
+        await removeEvent(w, event)
         return event
       })
     },

@@ -54,6 +54,12 @@ async function touchPoll(w: SyncWriter, poll: PollRow, set: Partial<PollRow> = {
   w.changed(poll.bubleId, 'poll')
 }
 
+/** Options and votes go with it; devices get a `del`. Members' and platform admins' deletes alike. */
+async function removePoll(w: SyncWriter, poll: PollRow): Promise<void> {
+  await w.tx.delete(polls).where(eq(polls.id, poll.id))
+  await w.deleted('poll', poll.bubleId, [poll.id])
+}
+
 export type PollsService = ReturnType<typeof pollsService>
 
 export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
@@ -154,9 +160,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
     /** Creator, owner or manage_polls; options and votes go with it, devices get a `del`. */
     async deletePoll(user: UserRow, pollId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const poll = await requireManager(w.tx, pollId, user.id)
-        await w.tx.delete(polls).where(eq(polls.id, pollId))
-        await w.deleted('poll', poll.bubleId, [pollId])
+        await removePoll(w, await requireManager(w.tx, pollId, user.id))
       })
     },
 
@@ -173,9 +177,9 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
     /** A platform admin's delete: as `deletePoll`, without the membership check; answers the deleted row. */
     async adminDeletePoll(pollId: string): Promise<PollRow> {
       return syncWrite(db, async (w) => {
-        const [poll] = await w.tx.delete(polls).where(eq(polls.id, pollId)).returning()
+        const [poll] = await w.tx.select().from(polls).where(eq(polls.id, pollId)).limit(1).for('update')
         if (!poll) throw pollNotFound()
-        await w.deleted('poll', poll.bubleId, [pollId])
+        await removePoll(w, poll)
         return poll
       })
     },
