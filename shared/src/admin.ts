@@ -235,6 +235,17 @@ export type AdminInvitesPage = z.infer<typeof AdminInvitesPage>
 export const AdminAuditPage = page('audit', AdminAuditEntry)
 export type AdminAuditPage = z.infer<typeof AdminAuditPage>
 
+/** Each list's answer schema, by tab (the API's tests and the PWA read answers through it). */
+export const ADMIN_PAGE_SCHEMAS = {
+  users: AdminUsersPage,
+  bubles: AdminBublesPage,
+  events: AdminEventsPage,
+  polls: AdminPollsPage,
+  posts: AdminPostsPage,
+  invites: AdminInvitesPage,
+  audit: AdminAuditPage,
+} as const
+
 /** The row type of each list tab. */
 export interface AdminRows {
   users: AdminUser

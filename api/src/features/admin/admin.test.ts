@@ -1,16 +1,4 @@
-import {
-  AdminAuditPage,
-  AdminBubleDetail,
-  AdminBublesPage,
-  AdminDashboard,
-  AdminEventsPage,
-  AdminHealth,
-  AdminInvitesPage,
-  AdminPollsPage,
-  AdminPostsPage,
-  AdminUserDetail,
-  AdminUsersPage,
-} from '@buble/shared/admin'
+import { ADMIN_PAGE_SCHEMAS, AdminBubleDetail, AdminDashboard, AdminHealth, AdminUserDetail } from '@buble/shared/admin'
 import { eq } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -308,20 +296,14 @@ describe.each(backends())('admin on %s', (backend) => {
     const c = await content(owner, `schema${Date.now()}`)
     await ok(await as(owner, 'POST', `/api/events/${c.event.id}/rsvp`, { status: 'going' }))
     await ok(await as(admin, 'PUT', `/api/admin/polls/${c.poll.id}`, { question: 'Schema?' }))
-    const schemas = {
-      users: AdminUsersPage,
-      bubles: AdminBublesPage,
-      events: AdminEventsPage,
-      polls: AdminPollsPage,
-      posts: AdminPostsPage,
-      invites: AdminInvitesPage,
-      audit: AdminAuditPage,
-    }
+    const schemas = ADMIN_PAGE_SCHEMAS
     for (const [tab, schema] of Object.entries(schemas)) {
       const page = schema.parse(await ok(await as(admin, 'GET', `/api/admin/${tab}?limit=100`)))
       expect((page as unknown as Record<string, unknown[]>)[tab]?.length, tab).toBeGreaterThan(0)
     }
-    const events = AdminEventsPage.parse(await ok(await as(admin, 'GET', `/api/admin/events?search=${c.event.title}`)))
+    const events = ADMIN_PAGE_SCHEMAS.events.parse(
+      await ok(await as(admin, 'GET', `/api/admin/events?search=${c.event.title}`)),
+    )
     expect(events.events[0]?.rsvps).toEqual({ going: 1, maybe: 0, cant_go: 0 })
     AdminDashboard.parse(await ok(await as(admin, 'GET', '/api/admin/dashboard')))
     AdminHealth.parse(await ok(await as(admin, 'GET', '/api/admin/health')))

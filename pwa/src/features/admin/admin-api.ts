@@ -4,22 +4,16 @@
  */
 
 import {
-  AdminAuditPage,
+  ADMIN_PAGE_SCHEMAS,
   AdminBubleDetail,
-  AdminBublesPage,
   type AdminCreateUserBody,
   AdminDashboard,
-  AdminEventsPage,
   AdminHealth,
-  AdminInvitesPage,
-  AdminPollsPage,
-  AdminPostsPage,
   AdminSendResetEmailResponse,
   type AdminUpdateEventBody,
   type AdminUpdatePollBody,
   type AdminUpdateUserBody,
   AdminUserDetail,
-  AdminUsersPage,
 } from '@buble/shared/admin'
 import type { ApiClient } from '../../session/api-client.ts'
 import { ADMIN_PAGE_SIZE, type ListTabKey } from './admin-texts.ts'
@@ -30,15 +24,7 @@ export interface ListQuery {
   search: string
 }
 
-const PAGES = {
-  users: AdminUsersPage,
-  bubles: AdminBublesPage,
-  events: AdminEventsPage,
-  polls: AdminPollsPage,
-  posts: AdminPostsPage,
-  invites: AdminInvitesPage,
-  audit: AdminAuditPage,
-} as const
+const PAGES = ADMIN_PAGE_SCHEMAS
 
 const listPath = (tab: ListTabKey, { page, search }: ListQuery) => {
   const params = new URLSearchParams({ page: String(page), limit: String(ADMIN_PAGE_SIZE) })
