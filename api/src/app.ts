@@ -6,6 +6,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { generateSpecs } from 'hono-openapi'
 import type { Deps } from './deps.ts'
+import { adminListCache } from './features/admin/list-cache.ts'
 import { adminRoutes } from './features/admin/routes.ts'
 import { adminService } from './features/admin/service.ts'
 import { authRoutes } from './features/auth/routes.ts'
@@ -110,6 +111,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
   const events = eventsService(deps, contentAdded)
   const polls = pollsService(deps, contentAdded)
   const lists = contentLists(deps.db, pokes)
+  const adminLists = adminListCache(deps)
   const chat = chatService(
     deps,
     { isBubleImage, forgetFiles: (urls) => uploads.forgetFiles(urls), contentAdded },
@@ -170,6 +172,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     sync,
     push,
     pushSending,
+    adminLists,
     /** Stops what the services keep in memory (tests open and close apps in one process). */
     close() {
       sync.close()
@@ -180,6 +183,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
       chat.close()
       pushSending.close()
       pokes.close()
+      void adminLists.close()
     },
   }
 }

@@ -20,6 +20,11 @@ export type Executor = Db | Tx
 
 export interface Database {
   db: Db
+  /**
+   * A connection of its own for group commits (chat sends, send-batch.ts): a group never waits
+   * behind the pool's queue of single queries. PGlite has one connection: there it is `db`.
+   */
+  groupDb: Db
   kind: 'pglite' | 'postgres'
   /** Runs `fn` only when this process holds the transaction-scoped advisory lock `key`; false otherwise. */
   withAdvisoryLock(key: number, fn: (tx: Tx) => Promise<void>): Promise<boolean>
@@ -80,6 +85,7 @@ async function openPglite(target: { pgliteDir: string } | { memory: true; loadDa
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS })
   return {
     db,
+    groupDb: db,
     kind: 'pglite',
     withAdvisoryLock: (key, fn) => runLocked(db, key, fn),
     // One process, one database: nothing to reconnect, nothing to miss.
@@ -105,9 +111,13 @@ async function openPostgres(url: string): Promise<Database> {
     client.release()
   }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  const groupPool = new pg.Pool({ connectionString: url, max: 1 })
+  groupPool.on('error', () => {})
+  const groupDb = drizzlePg({ client: groupPool, schema }) as unknown as Db
   const listeners = new Set<{ stop(): Promise<void> }>()
   return {
     db,
+    groupDb,
     kind: 'postgres',
     withAdvisoryLock: (key, fn) => runLocked(db, key, fn),
     async listen(channel, onPayload, onGap, onLost) {
@@ -120,7 +130,7 @@ async function openPostgres(url: string): Promise<Database> {
     },
     async close() {
       await Promise.all([...listeners].map((listener) => listener.stop()))
-      await pool.end()
+      await Promise.all([pool.end(), groupPool.end()])
     },
   }
 }

@@ -24,17 +24,27 @@ type Listener = (added: ContentAdded) => void
 export interface ContentAddedBus {
   /** Call inside a sync write: listeners hear it once the write has committed. */
   announce(w: SyncWriter, added: ContentAdded): void
+  /** For content a write has already committed (a group of chat messages): listeners hear it now. */
+  committed(added: ContentAdded): void
   listen(listener: Listener): () => void
 }
 
 export function createContentAddedBus(): ContentAddedBus {
   const listeners = new Set<Listener>()
+  const tell = (added: ContentAdded) => {
+    for (const listener of listeners) {
+      try {
+        listener(added)
+      } catch {
+        // Listeners log their own failures; the content is written whatever they do.
+      }
+    }
+  }
   return {
     announce(w, added) {
-      w.afterCommit(() => {
-        for (const listener of listeners) listener(added)
-      })
+      w.afterCommit(() => tell(added))
     },
+    committed: (added) => tell(added),
     listen(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

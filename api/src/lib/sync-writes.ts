@@ -12,7 +12,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Entity } from '@buble/sync/protocol'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../db/client.ts'
 import { syncTombstones } from '../db/schema.ts'
 
@@ -61,12 +61,19 @@ export class SyncWriter {
 
   /** A fresh version, for a row that must know its own version as it is written (takes the lock if needed, in the same round trip). */
   async takeVersion(): Promise<number> {
+    return (await this.takeVersions(1))[0]!
+  }
+
+  /** `count` fresh versions, ascending, for rows written together (takes the lock if needed, in the same round trip). */
+  async takeVersions(count: number): Promise<number[]> {
+    if (count <= 0) return []
     const query = this.locked
-      ? sql`select nextval('sync_version') as v`
-      : sql`with l as materialized (select pg_advisory_xact_lock(${VERSION_LOCK})) select nextval('sync_version') as v from l`
+      ? sql`select nextval('sync_version') as v from generate_series(1, ${count}::int)`
+      : sql`with l as materialized (select pg_advisory_xact_lock(${VERSION_LOCK}))
+          select nextval('sync_version') as v from l, generate_series(1, ${count}::int)`
     const result = await this.tx.execute<{ v: string }>(query)
     this.locked = true
-    return Number((result as unknown as { rows: { v: string }[] }).rows[0]!.v)
+    return (result as unknown as { rows: { v: string }[] }).rows.map((row) => Number(row.v)).sort((a, b) => a - b)
   }
 
   /** Rows of `entity` in a buble were inserted or updated (with fresh versions). */
@@ -141,11 +148,10 @@ export class SyncWriter {
 
   /** Stamps the touched bubles and queues the pokes; runs last, inside the transaction. */
   async flush(): Promise<void> {
-    const payloads = notifyPayloads([...this.pokes.values()])
-    const notify = sql`select pg_notify(${SYNC_CHANNEL}, p.payload)
-      from jsonb_array_elements_text(${JSON.stringify(payloads)}::jsonb) as p(payload)`
+    const pokes = [...this.pokes.values()]
+    const notify = notifySql(pokes)
     if (this.touched.size === 0) {
-      if (payloads.length > 0) await this.tx.execute(notify)
+      if (pokes.length > 0) await this.tx.execute(notify)
       return
     }
     // A fresh version, above every version this transaction wrote; the stamp and the pokes in one
@@ -157,6 +163,18 @@ export class SyncWriter {
     )
   }
 }
+
+/** A SELECT sending `pokes` with NOTIFY (delivered on commit), in as few payloads as fit. */
+export const notifySql = (pokes: readonly Poke[]): SQL =>
+  sql`select pg_notify(${SYNC_CHANNEL}, p.payload)
+    from jsonb_array_elements_text(${JSON.stringify(notifyPayloads(pokes))}::jsonb) as p(payload)`
+
+/**
+ * The version lock as an SQL expression, for a sync write that is one statement on its own (its own
+ * implicit transaction, so the lock is held until it commits): the statement must take it before
+ * any version (`with l as materialized (select <this>)`, read before anything else).
+ */
+export const VERSION_LOCK_SQL: SQL = sql`pg_advisory_xact_lock(${sql.raw(String(VERSION_LOCK))})`
 
 /** A text literal PostgreSQL reads as uuid[] (drizzle would spread a JS array into a row). */
 export const pgUuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`
@@ -216,6 +234,19 @@ export function onCommitted(listener: (pokes: readonly Poke[]) => void): () => v
   return () => committedListeners.delete(listener)
 }
 
+/**
+ * A sync write done as one statement outside any transaction (one round trip: no BEGIN, no
+ * COMMIT): it takes `VERSION_LOCK_SQL` first, writes its rows with fresh versions, stamps the
+ * bubles it touched and sends `notifySql` of its pokes, all in itself. Once it has run (committed),
+ * this process's own listeners hear the pokes, as after `syncWrite`.
+ */
+export async function syncStatement<R>(db: Db, statement: SQL, pokes: readonly Poke[]): Promise<R[]> {
+  if (ambient.getStore()) throw new Error('syncStatement inside an open sync write: use syncWrite')
+  const result = await db.execute(statement)
+  if (pokes.length > 0) for (const listener of committedListeners) listener(pokes)
+  return (result as unknown as { rows: R[] }).rows
+}
+
 export interface SyncWriteOptions {
   /**
    * Take the version lock only when the write first needs a version (`w.takeVersion()`,
@@ -248,6 +279,9 @@ export async function syncWrite<T>(
   writer?.committed()
   return result
 }
+
+/** Whether a sync write is open in this async context (a push's mutation): a service called there joins it. */
+export const inSyncWrite = (): boolean => ambient.getStore() !== undefined
 
 /** Where to read what a write just did: its open transaction while one is open here (a push), else the database. */
 export const readerAfterWrite = (db: Db): Db | Tx => ambient.getStore()?.tx ?? db

@@ -60,6 +60,11 @@ const BUBLE_JSON = `json_build_object('id', t.id, 'name', t.name, 'slug', t.slug
   'owner', ${person('o')}, 'created_at', ${isoJson('t.created_at')},
   'member_count', (select count(*)::int from memberships m where m.buble_id = t.id))`
 
+/**
+ * The lists. Their pages are kept in memory (list-cache.ts) until a table they read notifies a
+ * change: migration 0008's triggers name, per table, the columns read here, and list-cache.ts's
+ * LISTS_OF_TABLE which lists read each table. Reading another table or column needs both updated.
+ */
 export const LISTS: Record<AdminTab | 'audit', ListSpec> = {
   users: {
     from: 'users t',

@@ -33,6 +33,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../lib/auth.ts'
 import { forbidden, notFound } from '../../lib/errors.ts'
+import { sendJsonAnswer } from '../../lib/json-answers.ts'
 import { describe } from '../../lib/openapi.ts'
 import { idFromPath } from '../../lib/path-ids.ts'
 import { validate } from '../../lib/validate.ts'
@@ -85,8 +86,7 @@ export function adminRoutes(admin: AdminService, now: () => Date) {
       describe({ tag, summary: 'The audit log of admin writes, newest first', response: AdminAuditPage }),
       validate('query', AdminListQuery),
       async (c) => {
-        const { rows, pagination } = await admin.list('audit', c.req.valid('query'))
-        return c.json({ audit: rows, pagination })
+        return sendJsonAnswer(c, await admin.listAnswer('audit', c.req.valid('query')))
       },
     )
 
@@ -119,8 +119,7 @@ export function adminRoutes(admin: AdminService, now: () => Date) {
       describe({ tag, summary: `A page of ${tab}, newest first, with search`, response: PAGES[tab] }),
       validate('query', AdminListQuery),
       async (c) => {
-        const { rows, pagination } = await admin.list(tab, c.req.valid('query'))
-        return c.json({ [tab]: rows, pagination })
+        return sendJsonAnswer(c, await admin.listAnswer(tab, c.req.valid('query')))
       },
     )
   }

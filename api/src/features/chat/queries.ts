@@ -48,6 +48,13 @@ export const chatPageJson = (bubleId: SQL, before: SQL, take: SQL) => sql`(selec
       order by p.created_at desc, p.id desc limit ${take} + 1) c
     ${sql.raw(MESSAGE_JOINS)}) x)`
 
+/**
+ * The JSON of the rows `written` (a data-modifying WITH returning whole chat_messages rows) as
+ * REST answers them: new rows have no reactions, and their replies point at messages already there.
+ */
+export const writtenMessagesJson = (written: string) =>
+  sql.raw(`select c.id, ${MESSAGE_JSON} as data from ${written} c ${MESSAGE_JOINS}`)
+
 /** Messages by id, as REST answers them (the sync loader too). */
 export async function loadMessages(db: Executor, ids: readonly string[]): Promise<Map<string, ChatMessage>> {
   if (ids.length === 0) return new Map()

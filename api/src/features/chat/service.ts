@@ -26,9 +26,10 @@ import {
 } from '../../lib/memberships.ts'
 import { createPokeCache } from '../../lib/poke-cache.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { NEXT_VERSION, readerAfterWrite, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import { inSyncWrite, NEXT_VERSION, readerAfterWrite, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import type { WallHooks } from '../wall/service.ts'
 import { chatPageJson, loadMessage } from './queries.ts'
+import { createSendGroups } from './send-batch.ts'
 
 type MessageRow = typeof chatMessages.$inferSelect
 
@@ -101,7 +102,7 @@ function chatPages(db: Db, pokes: PokeClock) {
 
 export type ChatService = ReturnType<typeof chatService>
 
-export function chatService({ db, now }: Deps, hooks: ChatHooks, pokes: PokeClock) {
+export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, pokes: PokeClock) {
   const pages = chatPages(db, pokes)
 
   /** A message's data changed (content, reactions): a new version, so devices pull it again. */
@@ -127,49 +128,71 @@ export function chatService({ db, now }: Deps, hooks: ChatHooks, pokes: PokeCloc
       throw validationError([{ path: ['image_url'], message: CHAT_MESSAGES.badImage }])
   }
 
+  const groups = createSendGroups(database.groupDb, log, { contentAdded: hooks.contentAdded, notificationText })
+
+  /**
+   * One message in its own sync write (or the push's open one). The checks run before the version
+   * lock (`lateLock`): under it, only the insert, the stamp and the poke. The answer is read after
+   * the commit.
+   */
+  async function sendOne(
+    user: UserRow,
+    bubleId: string,
+    body: SendMessageBody & { id: string },
+  ): Promise<Created<ChatMessage>> {
+    const { id } = body
+    const sent = await syncWrite(
+      db,
+      async (w) => {
+        await requireMembership(w.tx, bubleId, user.id)
+        if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id)) === 'existing')
+          return { id, created: false }
+        await checkSend(w.tx, bubleId, body)
+        const version = await w.takeVersion()
+        await w.tx.insert(chatMessages).values({
+          id,
+          bubleId,
+          senderId: user.id,
+          content: body.content,
+          type: body.type,
+          imageUrl: body.image_url ?? null,
+          replyToId: body.reply_to_id ?? null,
+          createdAt: now(),
+          addedVersion: version,
+          version,
+        })
+        w.changed(bubleId, 'chat_message')
+        hooks.contentAdded.announce(w, {
+          bubleId,
+          contentType: 'chat',
+          actorId: user.id,
+          title: user.name,
+          body: notificationText(body),
+        })
+        return { id, created: true }
+      },
+      { lateLock: true },
+    )
+    return { value: await loadMessage(readerAfterWrite(db), sent.id), created: sent.created }
+  }
+
   return {
     /** A page of a buble's chat, oldest first within the page, as the kept answer. */
     page: (user: UserRow, bubleId: string, query: { before?: string | undefined; limit: number }) =>
       pages.get(user.id, bubleId, query.before, query.limit),
 
-    /** Any member sends; the same client id again answers the message sent with it. */
+    /**
+     * Any member sends; the same client id again answers the message sent with it. A text message
+     * sent outside an open write goes with the next group (send-batch.ts); the rest, and whatever
+     * the group leaves, one at a time.
+     */
     async send(user: UserRow, bubleId: string, body: SendMessageBody): Promise<Created<ChatMessage>> {
-      // The checks run before the version lock (`lateLock`): under it, only the insert, the stamp
-      // and the poke. The answer is read after the commit.
-      const sent = await syncWrite(
-        db,
-        async (w) => {
-          await requireMembership(w.tx, bubleId, user.id)
-          const id = body.id ?? uuidv7()
-          if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id)) === 'existing')
-            return { id, created: false }
-          await checkSend(w.tx, bubleId, body)
-          const version = await w.takeVersion()
-          await w.tx.insert(chatMessages).values({
-            id,
-            bubleId,
-            senderId: user.id,
-            content: body.content,
-            type: body.type,
-            imageUrl: body.image_url ?? null,
-            replyToId: body.reply_to_id ?? null,
-            createdAt: now(),
-            addedVersion: version,
-            version,
-          })
-          w.changed(bubleId, 'chat_message')
-          hooks.contentAdded.announce(w, {
-            bubleId,
-            contentType: 'chat',
-            actorId: user.id,
-            title: user.name,
-            body: notificationText(body),
-          })
-          return { id, created: true }
-        },
-        { lateLock: true },
-      )
-      return { value: await loadMessage(readerAfterWrite(db), sent.id), created: sent.created }
+      const id = body.id ?? uuidv7()
+      if (!body.image_url && !inSyncWrite()) {
+        const outcome = await groups.send({ user, bubleId, id, body, at: now() })
+        if (outcome !== 'single') return { value: outcome, created: true }
+      }
+      return sendOne(user, bubleId, { ...body, id })
     },
 
     /** The sender edits the text: marked edited; the replies quoting it change too. */
