@@ -4,10 +4,10 @@ import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
@@ -40,6 +40,22 @@ export interface Database {
     onLost?: () => void,
   ): Promise<() => Promise<void>>
   close(): Promise<void>
+}
+
+const dialect = new PgDialect()
+
+/**
+ * Runs `statement` as the named prepared statement `name` on node-postgres (each connection parses
+ * and plans it once, then only binds and runs it: for a big statement run many times a second,
+ * planning costs more than running); PGlite runs it as any other. Its SQL text must not vary.
+ */
+export async function executeNamed<R>(db: Db, name: string, statement: SQL): Promise<R[]> {
+  const client = (db as unknown as { $client: unknown }).$client
+  if (client instanceof pg.Pool) {
+    const { sql: text, params } = dialect.sqlToQuery(statement)
+    return (await client.query({ name, text, values: params })).rows as R[]
+  }
+  return ((await db.execute(statement)) as unknown as { rows: R[] }).rows
 }
 
 const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url))
@@ -111,7 +127,8 @@ async function openPostgres(url: string): Promise<Database> {
     client.release()
   }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
-  const groupPool = new pg.Pool({ connectionString: url, max: 1 })
+  // Its one statement is prepared once and planned once: a custom plan per run would cost more than the run.
+  const groupPool = new pg.Pool({ connectionString: url, max: 1, options: '-c plan_cache_mode=force_generic_plan' })
   groupPool.on('error', () => {})
   const groupDb = drizzlePg({ client: groupPool, schema }) as unknown as Db
   const listeners = new Set<{ stop(): Promise<void> }>()

@@ -13,7 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Entity } from '@buble/sync/protocol'
 import { type SQL, sql } from 'drizzle-orm'
-import type { Db, Tx } from '../db/client.ts'
+import { type Db, executeNamed, type Tx } from '../db/client.ts'
 import { syncTombstones } from '../db/schema.ts'
 
 /** The NOTIFY channel pokes travel on. */
@@ -236,15 +236,15 @@ export function onCommitted(listener: (pokes: readonly Poke[]) => void): () => v
 
 /**
  * A sync write done as one statement outside any transaction (one round trip: no BEGIN, no
- * COMMIT): it takes `VERSION_LOCK_SQL` first, writes its rows with fresh versions, stamps the
+ * COMMIT), prepared once per connection as `name`: it takes `VERSION_LOCK_SQL` first, writes its rows with fresh versions, stamps the
  * bubles it touched and sends `notifySql` of its pokes, all in itself. Once it has run (committed),
  * this process's own listeners hear the pokes, as after `syncWrite`.
  */
-export async function syncStatement<R>(db: Db, statement: SQL, pokes: readonly Poke[]): Promise<R[]> {
+export async function syncStatement<R>(db: Db, name: string, statement: SQL, pokes: readonly Poke[]): Promise<R[]> {
   if (ambient.getStore()) throw new Error('syncStatement inside an open sync write: use syncWrite')
-  const result = await db.execute(statement)
+  const rows = await executeNamed<R>(db, name, statement)
   if (pokes.length > 0) for (const listener of committedListeners) listener(pokes)
-  return (result as unknown as { rows: R[] }).rows
+  return rows
 }
 
 export interface SyncWriteOptions {

@@ -112,7 +112,7 @@ export function createSendGroups(db: Db, log: Logger, hooks: SendGroupHooks) {
     const payloads = Object.fromEntries(pokes.map((poke) => [poke.buble_id, notifyPayloads([poke])[0]]))
     let rows: { id: string; data: ChatMessage }[]
     try {
-      rows = await syncStatement(db, groupStatement(input, JSON.stringify(payloads)), pokes)
+      rows = await syncStatement(db, 'chat_send_group', groupStatement(input, JSON.stringify(payloads)), pokes)
     } catch (err) {
       log.warn('a group of chat messages failed; each is sent alone', { err, messages: queued.length })
       return queued.map(() => 'single')

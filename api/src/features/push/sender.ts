@@ -10,6 +10,7 @@ import type { UnreadPush } from '@buble/shared/push'
 import type { ContentType } from '@buble/shared/unread'
 import { eq, sql } from 'drizzle-orm'
 import webpush from 'web-push'
+import { executeNamed } from '../../db/client.ts'
 import { pushSubscriptions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { ContentAdded, ContentAddedBus } from '../../lib/content-added.ts'
@@ -35,7 +36,7 @@ interface Job {
   attempt: number
 }
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
+type Recipient = Subscription & { user_id: string }
 
 /** Push services take about 4 KB: a notification needs only the start of a long post. */
 const clip = (text: string, max: number): string => {
@@ -69,20 +70,33 @@ export function pushSender(
   let preparing = 0
   let closed = false
 
-  /** Everyone to tell and the payload each gets: one query for the recipients, one for all their counters. */
+  /**
+   * Everyone to tell and the payload each gets: one statement for the buble and the recipients'
+   * subscriptions (prepared once per connection: a busy chat runs it for every message), one for
+   * all their counters.
+   */
   async function prepare(added: ContentAdded): Promise<void> {
-    const [buble] = rowsOf<{ name: string; slug: string }>(
-      await db.execute(sql`select name, slug from bubles where id = ${added.bubleId}`),
+    const [buble] = await executeNamed<{
+      name: string
+      slug: string
+      subscriptions: (Subscription & { user_id: string })[]
+    }>(
+      db,
+      'push_recipients',
+      sql`select b.name, b.slug, coalesce((
+          select json_agg(json_build_object('id', s.id, 'user_id', s.user_id, 'endpoint', s.endpoint,
+            'p256dh', s.p256dh, 'auth', s.auth))
+          from push_subscriptions s
+          join memberships m on m.user_id = s.user_id and m.buble_id = b.id
+          join users u on u.id = s.user_id
+          where s.user_id <> ${added.actorId}::uuid and u.push_enabled and u.status = 'active'
+            and not exists (select 1 from push_mutes pm where pm.user_id = s.user_id and pm.buble_id = b.id)
+        ), '[]'::json) as subscriptions
+        from bubles b where b.id = ${added.bubleId}::uuid`,
     )
     if (!buble) return
-    const rows = rowsOf<Subscription & { user_id: string }>(
-      await db.execute(sql`select s.id, s.user_id, s.endpoint, s.p256dh, s.auth
-        from push_subscriptions s
-        join memberships m on m.user_id = s.user_id and m.buble_id = ${added.bubleId}
-        join users u on u.id = s.user_id
-        where s.user_id <> ${added.actorId} and u.push_enabled and u.status = 'active'
-          and not exists (select 1 from push_mutes pm where pm.user_id = s.user_id and pm.buble_id = ${added.bubleId})`),
-    )
+    const rows: Recipient[] =
+      typeof buble.subscriptions === 'string' ? JSON.parse(buble.subscriptions) : buble.subscriptions
     const byUser = new Map<string, Subscription[]>()
     for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
     const counters = await unread.membersCounters(db, added.bubleId, [...byUser.keys()])
