@@ -8,6 +8,7 @@
 
 import type { UnreadPush } from '@buble/shared/push'
 import type { ContentType } from '@buble/shared/unread'
+import DataLoader from 'dataloader'
 import { eq, sql } from 'drizzle-orm'
 import webpush from 'web-push'
 import { executeNamed } from '../../db/client.ts'
@@ -15,6 +16,7 @@ import { pushSubscriptions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { ContentAdded, ContentAddedBus } from '../../lib/content-added.ts'
 import { createSafeFetch, SafeFetchError } from '../../lib/safe-fetch.ts'
+import { pgUuidArray } from '../../lib/sync-writes.ts'
 import type { UnreadService } from '../unread/service.ts'
 import type { PushOptions } from './service.ts'
 
@@ -37,6 +39,12 @@ interface Job {
 }
 
 type Recipient = Subscription & { user_id: string }
+
+interface Audience {
+  name: string
+  slug: string
+  subscriptions: Recipient[]
+}
 
 /** Push services take about 4 KB: a notification needs only the start of a long post. */
 const clip = (text: string, max: number): string => {
@@ -71,32 +79,42 @@ export function pushSender(
   let closed = false
 
   /**
-   * Everyone to tell and the payload each gets: one statement for the buble and the recipients'
-   * subscriptions (prepared once per connection: a busy chat runs it for every message), one for
-   * all their counters.
+   * A buble's name and slug and its members' subscriptions (push on, not muted there), for every
+   * content added in the same turn in one prepared statement: a group of chat messages asks once.
    */
+  const audiences = new DataLoader<string, Audience | null>(
+    async (bubleIds) => {
+      const rows = await executeNamed<{ id: string; name: string; slug: string; subscriptions: Recipient[] | string }>(
+        db,
+        'push_audiences',
+        sql`select b.id, b.name, b.slug, coalesce((
+            select json_agg(json_build_object('id', s.id, 'user_id', s.user_id, 'endpoint', s.endpoint,
+              'p256dh', s.p256dh, 'auth', s.auth))
+            from push_subscriptions s
+            join memberships m on m.user_id = s.user_id and m.buble_id = b.id
+            join users u on u.id = s.user_id
+            where u.push_enabled and u.status = 'active'
+              and not exists (select 1 from push_mutes pm where pm.user_id = s.user_id and pm.buble_id = b.id)
+          ), '[]'::json) as subscriptions
+          from bubles b where b.id = any(${pgUuidArray([...new Set(bubleIds)])})`,
+      )
+      const byId = new Map(
+        rows.map(({ id, name, slug, subscriptions }) => [
+          id,
+          { name, slug, subscriptions: typeof subscriptions === 'string' ? JSON.parse(subscriptions) : subscriptions },
+        ]),
+      )
+      return bubleIds.map((id) => byId.get(id) ?? null)
+    },
+    { cache: false },
+  )
+
+  /** Everyone to tell and the payload each gets: the buble's audience (shared), then one statement for all their counters. */
   async function prepare(added: ContentAdded): Promise<void> {
-    const [buble] = await executeNamed<{
-      name: string
-      slug: string
-      subscriptions: (Subscription & { user_id: string })[]
-    }>(
-      db,
-      'push_recipients',
-      sql`select b.name, b.slug, coalesce((
-          select json_agg(json_build_object('id', s.id, 'user_id', s.user_id, 'endpoint', s.endpoint,
-            'p256dh', s.p256dh, 'auth', s.auth))
-          from push_subscriptions s
-          join memberships m on m.user_id = s.user_id and m.buble_id = b.id
-          join users u on u.id = s.user_id
-          where s.user_id <> ${added.actorId}::uuid and u.push_enabled and u.status = 'active'
-            and not exists (select 1 from push_mutes pm where pm.user_id = s.user_id and pm.buble_id = b.id)
-        ), '[]'::json) as subscriptions
-        from bubles b where b.id = ${added.bubleId}::uuid`,
-    )
+    const buble = await audiences.load(added.bubleId)
     if (!buble) return
-    const rows: Recipient[] =
-      typeof buble.subscriptions === 'string' ? JSON.parse(buble.subscriptions) : buble.subscriptions
+    // Never told of their own content.
+    const rows = buble.subscriptions.filter((subscription) => subscription.user_id !== added.actorId)
     const byUser = new Map<string, Subscription[]>()
     for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
     const counters = await unread.membersCounters(db, added.bubleId, [...byUser.keys()])
