@@ -248,6 +248,59 @@ describe.each(backends())('web push on %s', (backend) => {
     expect(payloads.at(-1).unread).toEqual({ wall: 0, events: 1, polls: 1, members: 1, chat: 1 })
   })
 
+  test('chat messages sent at once in two bubles: each member is pushed once per message of another, with its buble', async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const carol = await user('Carol')
+    const north = await createBuble(alice, 'North')
+    const south = await createBuble(alice, 'South')
+    await join(alice, bob, north.id)
+    await join(alice, carol, south.id)
+    await h.services.pushSending.idle()
+    const devices = {
+      '/alice-3': await subscribe(alice, '/alice-3'),
+      '/bob-3': await subscribe(bob, '/bob-3'),
+      '/carol-3': await subscribe(carol, '/carol-3'),
+    }
+    service.received.length = 0
+    // Sent together, so the group commit writes them together and the sender reads both bubles' audiences at once.
+    const sends: [User, string, string][] = [
+      [bob, north.id, 'Hej North'],
+      [alice, north.id, 'Hallå North'],
+      [carol, south.id, 'Hej South'],
+      [alice, south.id, 'Tja South'],
+    ]
+    const answers = await Promise.all(
+      sends.map(([who, bubleId, content]) =>
+        h.call('POST', `/api/chat/${bubleId}/messages`, { token: who.token, body: { content } }),
+      ),
+    )
+    expect(answers.map((res) => res.status)).toEqual([201, 201, 201, 201])
+    await h.services.pushSending.idle()
+    const got = service.received
+      .map((r) => {
+        const payload = JSON.parse(decrypt(r.body, devices[r.path as keyof typeof devices]))
+        return `${r.path} ${payload.buble_name}: ${payload.title} – ${payload.body}`
+      })
+      .sort()
+    expect(got).toEqual([
+      '/alice-3 North: Bob – Hej North',
+      '/alice-3 South: Carol – Hej South',
+      '/bob-3 North: Alice – Hallå North',
+      '/carol-3 South: Alice – Tja South',
+    ])
+    // One push service: its VAPID JWT is signed once and reused, and still verifies.
+    expect(new Set(service.received.map((r) => r.headers.authorization)).size).toBe(1)
+    await verifyVapid(
+      service.received[0]!.headers.authorization as string,
+      service.origin,
+      h.deps.vapid.publicKey,
+      'mailto:admin@localhost',
+    )
+    // Every subscription that took a push is stamped (together, once the burst is over).
+    for (const path of Object.keys(devices)) expect((await subscriptionOf(path))?.lastSuccessAt).toBeInstanceOf(Date)
+  })
+
   test('a subscription answered 410 is deleted; a 5xx is retried and delivered once', async () => {
     const alice = await user('Alice')
     const bob = await user('Bob')

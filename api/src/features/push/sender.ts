@@ -9,7 +9,7 @@
 import type { UnreadPush } from '@buble/shared/push'
 import type { ContentType } from '@buble/shared/unread'
 import DataLoader from 'dataloader'
-import { eq, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import webpush from 'web-push'
 import { executeNamed } from '../../db/client.ts'
 import { pushSubscriptions } from '../../db/schema.ts'
@@ -39,6 +39,12 @@ interface Job {
 }
 
 type Recipient = Subscription & { user_id: string }
+
+/** A VAPID JWT is signed to live 12 hours (at most 24 allowed) and reused for 11. */
+const VAPID_LIFETIME_S = 12 * 60 * 60
+const VAPID_REUSE_MS = 11 * 60 * 60 * 1000
+/** How long deliveries gather before their subscriptions are stamped in one UPDATE. */
+const STAMP_DELAY_MS = 250
 
 interface Audience {
   name: string
@@ -161,13 +167,72 @@ export function pushSender(
     }
   }
 
+  /** The VAPID `Authorization` of each push service (its origin), signed once per VAPID_REUSE_MS. */
+  const vapidKept = new Map<string, { authorization: string; until: number }>()
+  function vapidAuthorization(endpoint: string): string {
+    const audience = new URL(endpoint).origin
+    const kept = vapidKept.get(audience)
+    if (kept && kept.until > Date.now()) return kept.authorization
+    const expiration = Math.floor(Date.now() / 1000) + VAPID_LIFETIME_S
+    const { Authorization } = webpush.getVapidHeaders(
+      audience,
+      vapid.subject,
+      vapid.publicKey,
+      vapid.privateKey,
+      'aes128gcm',
+      expiration,
+    ) as { Authorization: string }
+    vapidKept.set(audience, { authorization: Authorization, until: Date.now() + VAPID_REUSE_MS })
+    return Authorization
+  }
+
+  /**
+   * Subscriptions that took a push, stamped `last_success_at` together a moment later: one UPDATE
+   * for a burst of pushes, not one commit each.
+   */
+  const succeeded = new Set<string>()
+  let stampTimer: NodeJS.Timeout | undefined
+  let stamping: Promise<void> | undefined
+  function delivered(id: string): void {
+    succeeded.add(id)
+    if (!stampTimer) {
+      stampTimer = setTimeout(() => void stampSucceeded(), STAMP_DELAY_MS)
+      stampTimer.unref()
+    }
+  }
+  async function stampSucceeded(): Promise<void> {
+    clearTimeout(stampTimer)
+    stampTimer = undefined
+    const ids = [...succeeded]
+    succeeded.clear()
+    if (ids.length === 0) return
+    const write = db
+      .update(pushSubscriptions)
+      .set({ lastSuccessAt: now() })
+      .where(inArray(pushSubscriptions.id, ids))
+      .then(() => undefined)
+      .catch((err) => {
+        if (!closed) log.warn('could not stamp delivered push subscriptions', { err, subscriptions: ids.length })
+      })
+    stamping = write
+    await write
+    if (stamping === write) stamping = undefined
+  }
+
   async function deliver(job: Job): Promise<void> {
     const { subscription } = job
-    // Encrypted afresh on each try (RFC 8291: a new key and salt per message), with a fresh VAPID JWT.
+    // Encrypted afresh on each try (RFC 8291: a new key and salt per message); the VAPID JWT of its
+    // push service is reused while it has hours to live.
     const details = webpush.generateRequestDetails(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
       job.payload,
-      { vapidDetails: vapid, TTL: TTL_SECONDS, urgency: 'normal', contentEncoding: 'aes128gcm' },
+      {
+        // No vapidDetails (nor setVapidDetails anywhere): web-push adds no JWT of its own.
+        headers: { Authorization: vapidAuthorization(subscription.endpoint) },
+        TTL: TTL_SECONDS,
+        urgency: 'normal',
+        contentEncoding: 'aes128gcm',
+      },
     )
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(details.headers)) {
@@ -190,7 +255,7 @@ export function pushSender(
       return
     }
     if (status >= 200 && status < 300) {
-      await db.update(pushSubscriptions).set({ lastSuccessAt: now() }).where(eq(pushSubscriptions.id, subscription.id))
+      delivered(subscription.id)
       return
     }
     if (status === 404 || status === 410) {
@@ -237,11 +302,15 @@ export function pushSender(
     async idle(): Promise<void> {
       while (preparing > 0 || running > 0 || waiting.length > 0 || timers.size > 0)
         await new Promise((resolve) => setTimeout(resolve, 5))
+      await stampSucceeded()
+      await stamping
     },
     /** Stops listening and drops what is queued (in-flight sends finish on their own). */
     close(): void {
       closed = true
       stopListening()
+      // What was delivered is still stamped, if the database is still there.
+      void stampSucceeded()
       waiting.length = 0
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
