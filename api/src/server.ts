@@ -13,6 +13,7 @@ import { openDatabase } from './db/client.ts'
 import type { Deps } from './deps.ts'
 import { syncMaintenanceJob } from './features/sync/maintenance.ts'
 import { createChangeBus } from './lib/change-bus.ts'
+import { trackInFlight } from './lib/in-flight.ts'
 import { createScheduler } from './lib/jobs.ts'
 import { createLogger } from './lib/log.ts'
 import { createMailer } from './lib/mail.ts'
@@ -23,6 +24,8 @@ import { createFileStorage } from './lib/storage.ts'
 import { createAccessTokens } from './lib/tokens.ts'
 
 const PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url))
+/** How long shutdown waits for running requests. */
+const SHUTDOWN_GRACE_MS = 10_000
 
 export async function boot(options: AppOptions = {}): Promise<void> {
   let config: ReturnType<typeof loadConfig>
@@ -61,25 +64,36 @@ export async function boot(options: AppOptions = {}): Promise<void> {
   const scheduler = createScheduler(database, [services.users.deletionJob, syncMaintenanceJob, ...services.jobs], log)
   scheduler.start()
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const requests = trackInFlight(app.fetch)
+  const server = serve({ fetch: requests.handler, port: config.port, hostname: config.host }, (info) => {
     log.info('Buble is listening', {
       url: `http://${config.host}:${info.port}`,
       db: database.kind,
       publicUrl: config.publicUrl,
     })
   })
+  let stopping = false
   const shutdown = () => {
+    if (stopping) return
+    stopping = true
     scheduler.stop()
-    // What the services keep going (the push queue) stops before the database closes under it.
-    services.close()
-    server.close(
-      () =>
-        void bus
-          .close()
-          .then(() => database.close())
-          .finally(() => process.exit(0)),
-    )
-    setTimeout(() => process.exit(0), 5000).unref()
+    // No new connections; idle keep-alive ones close now.
+    server.close()
+    if ('closeIdleConnections' in server) server.closeIdleConnections()
+    // Handlers still running finish first (a hung-up client's write too), then what the services
+    // keep going (the push queue, live streams) stops, then the database closes.
+    void requests
+      .drained(SHUTDOWN_GRACE_MS)
+      .then((drained) => {
+        if (!drained) log.warn('shutting down with requests still running', { running: requests.count })
+        services.close()
+        if ('closeAllConnections' in server) server.closeAllConnections()
+        return bus.close()
+      })
+      .then(() => database.close())
+      .catch((err) => log.error('shutdown failed', { err }))
+      .finally(() => process.exit(0))
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS + 5000).unref()
   }
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)

@@ -167,6 +167,8 @@ export const invites = pgTable(
   (t) => [
     uniqueIndex('invites_code_key').on(t.code),
     index('invites_buble_idx').on(t.bubleId),
+    index('invites_created_by_idx').on(t.createdById),
+    index('invites_used_by_idx').on(t.usedById).where(sql`${t.usedById} is not null`),
     // An address's open e-mail invites, joined when the account becomes active.
     index('invites_open_email_idx').on(t.email).where(sql`${t.email} is not null and ${t.usedById} is null`),
   ],
@@ -194,6 +196,7 @@ export const unreadMarks = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.bubleId, t.contentType] }),
     index('unread_marks_user_version_idx').on(t.userId, t.version),
+    index('unread_marks_buble_idx').on(t.bubleId),
   ],
 )
 
@@ -231,7 +234,7 @@ export const appliedMutations = pgTable(
     result: jsonb('result'),
     createdAt: createdAt(),
   },
-  (t) => [index('applied_mutations_created_idx').on(t.createdAt)],
+  (t) => [index('applied_mutations_created_idx').on(t.createdAt), index('applied_mutations_user_idx').on(t.userId)],
 )
 
 /** Every id given to a row that a client may also choose, so an id is never reused across users or kinds. */
@@ -315,6 +318,7 @@ export const comments = pgTable(
   (t) => [
     index('comments_post_created_idx').on(t.postId, t.createdAt),
     index('comments_buble_version_idx').on(t.bubleId, t.version),
+    index('comments_author_idx').on(t.authorId),
   ],
 )
 
@@ -331,7 +335,7 @@ export const postReactions = pgTable(
     type: text('type', { enum: ['like', 'love', 'laugh', 'wow', 'sad', 'angry'] }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.postId, t.userId, t.type] })],
+  (t) => [primaryKey({ columns: [t.postId, t.userId, t.type] }), index('post_reactions_user_idx').on(t.userId)],
 )
 
 /** Stories: an image or a video that lives 24 hours; a job removes expired ones and their files. */
@@ -356,6 +360,7 @@ export const stories = pgTable(
     index('stories_buble_version_idx').on(t.bubleId, t.version),
     index('stories_buble_expires_idx').on(t.bubleId, t.expiresAt),
     index('stories_expires_idx').on(t.expiresAt),
+    index('stories_author_idx').on(t.authorId),
   ],
 )
 
@@ -503,6 +508,7 @@ export const chatMessages = pgTable(
     index('chat_messages_buble_created_idx').on(t.bubleId, t.createdAt, t.id),
     index('chat_messages_buble_version_idx').on(t.bubleId, t.version),
     index('chat_messages_buble_added_idx').on(t.bubleId, t.addedVersion),
+    index('chat_messages_sender_idx').on(t.senderId),
     index('chat_messages_reply_idx').on(t.replyToId).where(sql`${t.replyToId} is not null`),
     index('chat_messages_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
   ],
@@ -521,7 +527,7 @@ export const chatReactions = pgTable(
     type: text('type', { enum: ['like', 'love', 'laugh', 'wow', 'sad', 'angry'] }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.type] })],
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.type] }), index('chat_reactions_user_idx').on(t.userId)],
 )
 
 /** A device's Web Push subscription (CONTRACT §5); the endpoint names it. */
@@ -556,7 +562,7 @@ export const pushMutes = pgTable(
       .references(() => bubles.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.bubleId] })],
+  (t) => [primaryKey({ columns: [t.userId, t.bubleId] }), index('push_mutes_buble_idx').on(t.bubleId)],
 )
 
 /** Every write a platform admin makes through the admin area: who, what, which row, when (issue 12). */
@@ -578,7 +584,10 @@ export const adminAudit = pgTable(
     detail: jsonb('detail').notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index('admin_audit_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('admin_audit_created_idx').on(t.createdAt, t.id),
+    index('admin_audit_admin_idx').on(t.adminId).where(sql`${t.adminId} is not null`),
+  ],
 )
 
 /** Donation pledges from the public /donate page (CONTRACT §3.5). */
