@@ -15,13 +15,11 @@ import { executeNamed } from '../../db/client.ts'
 import { pushSubscriptions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { ContentAdded, ContentAddedBus } from '../../lib/content-added.ts'
-import { createSafeFetch, SafeFetchError } from '../../lib/safe-fetch.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 import type { UnreadService } from '../unread/service.ts'
+import { createDeliverer } from './delivery.ts'
 import type { PushOptions } from './service.ts'
 
-/** How long a push service keeps an undelivered push: a day (a stale counter is of no use later). */
-const TTL_SECONDS = 24 * 60 * 60
 const MAX_QUEUED = 10_000
 const MAX_RETRY_DELAY_MS = 5 * 60_000
 
@@ -72,12 +70,7 @@ export function pushSender(
 ) {
   const { db, log, now, vapid } = deps
   const { retryBaseMs = 2000, maxAttempts = 4, concurrency = 4 } = options
-  const safeFetch = createSafeFetch({
-    allowLoopback: options.allowLoopback === true,
-    lookup: options.lookup,
-    maxBytes: 64 * 1024,
-    maxRedirects: 0,
-  })
+  const deliverer = createDeliverer({ allowLoopback: options.allowLoopback === true, lookup: options.lookup }, log)
   const waiting: Job[] = []
   const timers = new Set<NodeJS.Timeout>()
   let running = 0
@@ -221,39 +214,19 @@ export function pushSender(
 
   async function deliver(job: Job): Promise<void> {
     const { subscription } = job
-    // Encrypted afresh on each try (RFC 8291: a new key and salt per message); the VAPID JWT of its
-    // push service is reused while it has hours to live.
-    const details = webpush.generateRequestDetails(
-      { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
-      job.payload,
-      {
-        // No vapidDetails (nor setVapidDetails anywhere): web-push adds no JWT of its own.
-        headers: { Authorization: vapidAuthorization(subscription.endpoint) },
-        TTL: TTL_SECONDS,
-        urgency: 'normal',
-        contentEncoding: 'aes128gcm',
-      },
-    )
-    const headers: Record<string, string> = {}
-    for (const [name, value] of Object.entries(details.headers)) {
-      if (name.toLowerCase() !== 'content-length') headers[name.toLowerCase()] = String(value)
-    }
-    let status: number
-    let retryAfter: string | null = null
-    try {
-      const response = await safeFetch(details.endpoint, {
-        method: 'POST',
-        headers,
-        body: details.body ?? undefined,
-      })
-      status = response.status
-      retryAfter = response.headers.get('retry-after')
-    } catch (err) {
-      if (err instanceof SafeFetchError && (err.reason === 'network' || err.reason === 'timeout'))
-        return retry(job, null, err.message)
-      log.warn('push endpoint refused', { subscription: subscription.id, reason: String(err) })
+    const outcome = await deliverer.deliver({
+      endpoint: subscription.endpoint,
+      p256dh: subscription.p256dh,
+      auth: subscription.auth,
+      payload: job.payload,
+      authorization: vapidAuthorization(subscription.endpoint),
+    })
+    if ('failed' in outcome) {
+      if (outcome.failed === 'retry') return retry(job, null, outcome.message)
+      log.warn('push endpoint refused', { subscription: subscription.id, reason: outcome.message })
       return
     }
+    const { status, retryAfter } = outcome
     if (status >= 200 && status < 300) {
       delivered(subscription.id)
       return
@@ -311,6 +284,7 @@ export function pushSender(
       stopListening()
       // What was delivered is still stamped, if the database is still there.
       void stampSucceeded()
+      void deliverer.close()
       waiting.length = 0
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
