@@ -37,7 +37,7 @@ export interface QueuedSend {
 /** The message as written by its group, or 'single': the one-message path answers it. */
 export type GroupOutcome = ChatMessage | 'single'
 
-/** Most messages one group writes; more wait for the next. */
+/** Most messages one statement writes; a bigger gathering is written as several groups at once. */
 const MAX_GROUP = 200
 
 export interface SendGroupHooks {
