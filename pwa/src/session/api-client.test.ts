@@ -46,6 +46,16 @@ describe('before a request', () => {
     expect(redirectToLogin).toHaveBeenCalledTimes(1)
   })
 
+  test('signed out, a protected call is not sent (it could only be a 401); an open one still is', async () => {
+    const { server, session, api, redirectToLogin } = setup({ 'GET /api/donations/config': json(200, {}) })
+    session.logout()
+    await expect(api.get('/sync/pull?limit=500')).rejects.toThrow(new SessionError('Not signed in'))
+    await expect(api.get('/donations/config')).resolves.toEqual({})
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/donations/config'])
+    expect(server.calls[0]?.headers.Authorization).toBeUndefined()
+    expect(redirectToLogin).not.toHaveBeenCalled()
+  })
+
   test('under an hour left: refreshes first, then sends with the new token', async () => {
     const { server, session, api } = setup(
       { [REFRESH]: json(200, { access_token: 'fresh' }), [PROFILE]: json(200, alice) },

@@ -74,7 +74,9 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
   async function tokenFor(path: string): Promise<string | null> {
     if (isOpenPath(path)) return null
     const { token } = session.getState()
-    if (!token) return null
+    // Signed out (a sync call or a stream that outlived the sign-out, say): nothing to send, since
+    // the server could only answer 401, and the browser would log it as an error.
+    if (!token) throw new SessionError(SESSION_MESSAGES.signedOut)
     const left = session.timeLeft() ?? 0
     if (left <= 0) endSession(SESSION_MESSAGES.tokenExpired)
     if (left < REFRESH_THRESHOLD_MS) {

@@ -13,6 +13,7 @@ export const SESSION_MESSAGES = {
   invalidResponse: 'Invalid response from server',
   tokenExpired: 'Token expired',
   refreshFailed: 'Token refresh failed',
+  signedOut: 'Not signed in',
 } as const
 
 export interface SessionState extends PersistedSession {
