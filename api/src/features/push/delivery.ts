@@ -63,10 +63,11 @@ export async function deliverOnce(input: DeliveryInput, safeFetch: SafeFetch): P
  * The worker's first module: it loads delivery-worker.ts through tsx's API, as the rest of the API
  * runs (Node 20 does not carry `--import tsx` into a worker's own modules).
  */
-const WORKER_BOOT = new URL(
-  `data:text/javascript,${encodeURIComponent(`import { tsImport } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
+const workerBoot = (): URL =>
+  new URL(
+    `data:text/javascript,${encodeURIComponent(`import { tsImport } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
 await tsImport(${JSON.stringify(new URL('./delivery-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)});`)}`,
-)
+  )
 
 export interface Deliverer {
   deliver(input: DeliveryInput): Promise<DeliveryOutcome>
@@ -92,7 +93,7 @@ export function createDeliverer(options: DeliveryOptions, log: Logger): Delivere
   }
 
   function start(): Worker {
-    const started = new Worker(WORKER_BOOT, { workerData: { allowLoopback: options.allowLoopback } })
+    const started = new Worker(workerBoot(), { workerData: { allowLoopback: options.allowLoopback } })
     started.unref()
     started.on('message', ({ id, outcome }: { id: number; outcome: DeliveryOutcome }) => {
       pending.get(id)?.(outcome)
@@ -114,7 +115,13 @@ export function createDeliverer(options: DeliveryOptions, log: Logger): Delivere
   return {
     deliver(input) {
       if (broken) return inThisThread(input)
-      worker ??= start()
+      try {
+        worker ??= start()
+      } catch (err) {
+        log.error('the push delivery worker could not start; pushes go out from the API thread', { err })
+        broken = true
+        return inThisThread(input)
+      }
       const id = next++
       const sent = new Promise<DeliveryOutcome>((resolve) => pending.set(id, resolve))
       worker.postMessage({ id, input })
