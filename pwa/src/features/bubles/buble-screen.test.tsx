@@ -239,6 +239,14 @@ test('a buble opened by its id, in any letter case, keeps the tab and moves to i
   expect(polls).toHaveAttribute('href', '/bubles/book-club/polls')
 })
 
+test('a notification opening a buble by its id keeps ?chat=open through the move to the slug address', async () => {
+  const buble = bookClub()
+  open(`/bubles/${buble.id}?chat=open`, buble)
+  expect(await screen.findByRole('heading', { level: 1, name: buble.name })).toBeInTheDocument()
+  expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('href', '/bubles/book-club')
+  expect(await screen.findByRole('button', { name: /Chat/ })).toHaveAttribute('aria-expanded', 'true')
+})
+
 test('offline, a buble this device does not hold is not looked up: it says it opens once back online', async () => {
   vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
   const app = renderApp({ route: '/bubles/secret-club', user: alice })

@@ -1,5 +1,5 @@
-import { useState } from 'react'
-import { Link, Navigate, useParams } from 'react-router-dom'
+import { useLayoutEffect, useState } from 'react'
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { bublePath, type LocalBuble, useBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useOnline, useSyncSummary } from '../../data/sync-status.ts'
@@ -28,6 +28,21 @@ export function BubleScreen() {
   return <BublePage key={slugOrId} slugOrId={slugOrId} tab={tab ?? 'overview'} />
 }
 
+/**
+ * Moves to a buble's canonical address, keeping the query (`?chat=open` from a notification). It
+ * moves in a layout effect, before the browser can deliver a click on the page it replaces: a
+ * later effect let a tab clicked just as a new buble got its slug (the old page still showing)
+ * be replaced by the old page's address, overview instead of the tab.
+ */
+function CanonicalAddress({ to }: { to: string }) {
+  const navigate = useNavigate()
+  const { search } = useLocation()
+  useLayoutEffect(() => {
+    navigate(`${to}${search}`, { replace: true })
+  }, [navigate, to, search])
+  return null
+}
+
 function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
   const buble = useBuble(slugOrId)
   const summary = useSyncSummary()
@@ -39,7 +54,7 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
 
   if (buble) {
     // Opened by id (made offline) or by a slug in other letter case: show the canonical address.
-    if (buble.slug && slugOrId !== buble.slug) return <Navigate to={bublePath(buble, tabSegment(tab))} replace />
+    if (buble.slug && slugOrId !== buble.slug) return <CanonicalAddress to={bublePath(buble, tabSegment(tab))} />
     return <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
   }
   if (buble === null && !online && !removing) {
