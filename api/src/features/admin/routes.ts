@@ -2,22 +2,17 @@
 
 import {
   ADMIN_MESSAGES,
+  ADMIN_PAGE_SCHEMAS,
   ADMIN_TABS,
-  AdminAuditPage,
   AdminBubleDetail,
-  AdminBublesPage,
   AdminCreateBubleBody,
   AdminCreateUserBody,
   AdminDashboard,
   AdminEvent,
-  AdminEventsPage,
   AdminExportQuery,
   AdminHealth,
-  AdminInvitesPage,
   AdminListQuery,
   AdminPoll,
-  AdminPollsPage,
-  AdminPostsPage,
   AdminResetPasswordBody,
   AdminSendResetEmailResponse,
   type AdminTab,
@@ -26,10 +21,8 @@ import {
   AdminUpdateUserBody,
   AdminUser,
   AdminUserDetail,
-  AdminUsersPage,
 } from '@buble/shared/admin'
 import { MessageResponse } from '@buble/shared/auth'
-import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../lib/auth.ts'
 import { forbidden, notFound } from '../../lib/errors.ts'
@@ -57,15 +50,6 @@ const KIND: Record<AdminTab, { one: string; missing: string }> = {
   invites: { one: 'invite', missing: ADMIN_MESSAGES.inviteNotFound },
 }
 
-const PAGES: Record<AdminTab, StandardSchemaV1> = {
-  users: AdminUsersPage,
-  bubles: AdminBublesPage,
-  events: AdminEventsPage,
-  polls: AdminPollsPage,
-  posts: AdminPostsPage,
-  invites: AdminInvitesPage,
-}
-
 /** A UUID from the path, or the kind's 404. */
 const idOf = (tab: AdminTab, raw: string) => idFromPath(raw, () => notFound(KIND[tab].missing))
 
@@ -83,7 +67,7 @@ export function adminRoutes(admin: AdminService, now: () => Date) {
     )
     .get(
       '/audit',
-      describe({ tag, summary: 'The audit log of admin writes, newest first', response: AdminAuditPage }),
+      describe({ tag, summary: 'The audit log of admin writes, newest first', response: ADMIN_PAGE_SCHEMAS.audit }),
       validate('query', AdminListQuery),
       async (c) => {
         return sendJsonAnswer(c, await admin.listAnswer('audit', c.req.valid('query')))
@@ -116,7 +100,7 @@ export function adminRoutes(admin: AdminService, now: () => Date) {
   for (const tab of ADMIN_TABS) {
     router.get(
       `/${tab}`,
-      describe({ tag, summary: `A page of ${tab}, newest first, with search`, response: PAGES[tab] }),
+      describe({ tag, summary: `A page of ${tab}, newest first, with search`, response: ADMIN_PAGE_SCHEMAS[tab] }),
       validate('query', AdminListQuery),
       async (c) => {
         return sendJsonAnswer(c, await admin.listAnswer(tab, c.req.valid('query')))
