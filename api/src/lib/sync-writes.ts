@@ -61,19 +61,12 @@ export class SyncWriter {
 
   /** A fresh version, for a row that must know its own version as it is written (takes the lock if needed, in the same round trip). */
   async takeVersion(): Promise<number> {
-    return (await this.takeVersions(1))[0]!
-  }
-
-  /** `count` fresh versions, ascending, for rows written together (takes the lock if needed, in the same round trip). */
-  async takeVersions(count: number): Promise<number[]> {
-    if (count <= 0) return []
     const query = this.locked
-      ? sql`select nextval('sync_version') as v from generate_series(1, ${count}::int)`
-      : sql`with l as materialized (select pg_advisory_xact_lock(${VERSION_LOCK}))
-          select nextval('sync_version') as v from l, generate_series(1, ${count}::int)`
+      ? sql`select nextval('sync_version') as v`
+      : sql`with l as materialized (select pg_advisory_xact_lock(${VERSION_LOCK})) select nextval('sync_version') as v from l`
     const result = await this.tx.execute<{ v: string }>(query)
     this.locked = true
-    return (result as unknown as { rows: { v: string }[] }).rows.map((row) => Number(row.v)).sort((a, b) => a - b)
+    return Number((result as unknown as { rows: { v: string }[] }).rows[0]!.v)
   }
 
   /** Rows of `entity` in a buble were inserted or updated (with fresh versions). */
@@ -165,7 +158,7 @@ export class SyncWriter {
 }
 
 /** A SELECT sending `pokes` with NOTIFY (delivered on commit), in as few payloads as fit. */
-export const notifySql = (pokes: readonly Poke[]): SQL =>
+const notifySql = (pokes: readonly Poke[]): SQL =>
   sql`select pg_notify(${SYNC_CHANNEL}, p.payload)
     from jsonb_array_elements_text(${JSON.stringify(notifyPayloads(pokes))}::jsonb) as p(payload)`
 
@@ -236,9 +229,10 @@ export function onCommitted(listener: (pokes: readonly Poke[]) => void): () => v
 
 /**
  * A sync write done as one statement outside any transaction (one round trip: no BEGIN, no
- * COMMIT), prepared once per connection as `name`: it takes `VERSION_LOCK_SQL` first, writes its rows with fresh versions, stamps the
- * bubles it touched and sends `notifySql` of its pokes, all in itself. Once it has run (committed),
- * this process's own listeners hear the pokes, as after `syncWrite`.
+ * COMMIT), prepared once per connection as `name`. The statement does it all itself: takes
+ * `VERSION_LOCK_SQL` first, writes its rows with fresh versions, stamps the bubles it touched with
+ * the newest of them and sends `pokes` with `pg_notify` (payloads from `notifyPayloads`). Once it
+ * has run (committed), this process's own listeners hear `pokes`, as after `syncWrite`.
  */
 export async function syncStatement<R>(db: Db, name: string, statement: SQL, pokes: readonly Poke[]): Promise<R[]> {
   if (ambient.getStore()) throw new Error('syncStatement inside an open sync write: use syncWrite')
