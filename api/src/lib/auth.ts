@@ -1,6 +1,7 @@
 /** Bearer authentication for every route that is not public: the token and the account are checked on each request. */
 
-import { eq, sql } from 'drizzle-orm'
+import DataLoader from 'dataloader'
+import { sql } from 'drizzle-orm'
 import type { MiddlewareHandler } from 'hono'
 import type { Db } from '../db/client.ts'
 import { users } from '../db/schema.ts'
@@ -26,21 +27,35 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type Authenticate = (header: string | undefined) => Promise<UserRow>
 
-/** Resolves a bearer header to its signed-in user, or throws UNAUTHORIZED. */
+/**
+ * Resolves a bearer header to its signed-in user, or throws UNAUTHORIZED. The account is read afresh
+ * for every request, never cached; the requests of one event-loop turn read theirs in one query (a
+ * busy process otherwise spends a fifth of its time writing one tiny query per request to the
+ * database's socket), so a revocation counts from the next turn, as before from the next request.
+ */
 export function createAuthenticator(db: Db, tokens: AccessTokens): Authenticate {
   // Runs on every authenticated request: prepared once, so the SQL is neither rebuilt nor re-planned.
-  const userById = db
+  const usersByIds = db
     .select()
     .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('auth_user_by_id')
+    .where(sql`${users.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('auth_users_by_ids')
+  const accounts = new DataLoader<string, UserRow | undefined>(
+    async (ids) => {
+      // The ids passed the UUID test: an array literal of them is safe as it stands.
+      const rows = await usersByIds.execute({ ids: `{${ids.join(',')}}` })
+      const byId = new Map(rows.map((row) => [row.id, row]))
+      return ids.map((id) => byId.get(id))
+    },
+    // Gathers every request of this turn (the next tick would take them one socket at a time).
+    { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+  )
   return async (header) => {
     const match = header?.match(/^Bearer\s+(\S+)$/i)
     if (!match) throw unauthorized()
     const claims = await tokens.verify(match[1]!)
     if (!claims || !UUID.test(claims.sub)) throw unauthorized('Invalid or expired token')
-    const [user] = await userById.execute({ id: claims.sub })
+    const user = await accounts.load(claims.sub.toLowerCase())
     // A password change, reset or deletion bumps the version and so revokes every older token.
     if (user?.status !== 'active' || user.tokenVersion !== claims.tv) throw unauthorized('Invalid or expired token')
     return user

@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { backends } from '../testing/databases.ts'
+import { createHarness, type Harness } from '../testing/harness.ts'
+import { createAuthenticator } from './auth.ts'
+
+/** Each request's account read afresh, the requests of one turn in one query (auth.ts). */
+describe.each(backends())('authentication on %s', (backend) => {
+  let h: Harness
+  beforeAll(async () => {
+    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off' })
+  })
+  afterAll(() => h?.close())
+
+  const outcome = (attempt: Promise<{ id: string; name: string }>) =>
+    attempt.then(
+      (user) => ({ id: user.id, name: user.name }),
+      (err: Error) => err.message,
+    )
+
+  test('one turn of requests reads its accounts in one query, and each gets its own answer', async () => {
+    const [ann, bob, revoked, gone] = await Promise.all(
+      ['Ann', 'Bob', 'Revoked', 'Gone'].map((name) => h.register({ name })),
+    )
+    await h.deps.db.execute(sql`update users set token_version = token_version + 1 where id = ${revoked!.id}`)
+    await h.deps.db.execute(sql`delete from users where id = ${gone!.id}`)
+    const forged = await h.deps.tokens.sign({ id: '00000000-0000-4000-8000-00000000beef', tokenVersion: 0 })
+
+    const authenticate = createAuthenticator(h.deps.db, h.deps.tokens)
+    const bearer = (token: string) => `Bearer ${token}`
+    // Warm: the statement is prepared and each token's signature known, so the turn below is the reads alone.
+    await Promise.all(
+      [ann!.token, bob!.token, revoked!.token, gone!.token, forged].map((token) =>
+        authenticate(bearer(token)).catch(() => null),
+      ),
+    )
+
+    const client = (h.deps.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client
+    const queries = vi.spyOn(client, 'query')
+    try {
+      const answers = await Promise.all([
+        outcome(authenticate(bearer(ann!.token))),
+        outcome(authenticate(bearer(bob!.token))),
+        outcome(authenticate(bearer(ann!.token))),
+        outcome(authenticate(bearer(revoked!.token))),
+        outcome(authenticate(bearer(gone!.token))),
+        outcome(authenticate(bearer(forged))),
+      ])
+      expect(answers).toEqual([
+        { id: ann!.id, name: 'Ann' },
+        { id: bob!.id, name: 'Bob' },
+        { id: ann!.id, name: 'Ann' },
+        'Invalid or expired token',
+        'Invalid or expired token',
+        'Invalid or expired token',
+      ])
+      expect(queries).toHaveBeenCalledTimes(1)
+    } finally {
+      queries.mockRestore()
+    }
+  })
+
+  test('a change to the account counts from the next request: never remembered between turns', async () => {
+    const carol = await h.register({ name: 'Carol' })
+    const authenticate = createAuthenticator(h.deps.db, h.deps.tokens)
+    expect(await outcome(authenticate(`Bearer ${carol.token}`))).toEqual({ id: carol.id, name: 'Carol' })
+    await h.deps.db.execute(sql`update users set name = 'Caroline' where id = ${carol.id}`)
+    expect(await outcome(authenticate(`Bearer ${carol.token}`))).toEqual({ id: carol.id, name: 'Caroline' })
+    await h.deps.db.execute(sql`update users set status = 'deleted' where id = ${carol.id}`)
+    expect(await outcome(authenticate(`Bearer ${carol.token}`))).toBe('Invalid or expired token')
+  })
+
+  test('a malformed header or token is refused without reading any account', async () => {
+    const authenticate = createAuthenticator(h.deps.db, h.deps.tokens)
+    const client = (h.deps.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client
+    const queries = vi.spyOn(client, 'query')
+    try {
+      expect(await outcome(authenticate(undefined))).toBe('Authentication required')
+      expect(await outcome(authenticate('Basic abc'))).toBe('Authentication required')
+      expect(await outcome(authenticate('Bearer not-a-jwt'))).toBe('Invalid or expired token')
+      expect(queries).not.toHaveBeenCalled()
+    } finally {
+      queries.mockRestore()
+    }
+  })
+})
