@@ -69,6 +69,16 @@ const workerBoot = (): URL =>
 await tsImport(${JSON.stringify(new URL('./delivery-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)});`)}`,
   )
 
+/** What the API thread and the delivery worker pass, each way in arrays: a turn's pushes, or their outcomes. */
+export interface WorkerJob {
+  id: number
+  input: DeliveryInput
+}
+export interface WorkerAnswer {
+  id: number
+  outcome: DeliveryOutcome
+}
+
 export interface Deliverer {
   deliver(input: DeliveryInput): Promise<DeliveryOutcome>
   close(): Promise<void>
@@ -86,6 +96,18 @@ export function createDeliverer(options: DeliveryOptions, log: Logger): Delivere
   let worker: Worker | undefined
   let broken = false
   let next = 0
+  /** This turn's pushes, handed to the worker in one message (a message each cost the API thread a clone and a wake-up). */
+  let handOver: WorkerJob[] = []
+  const flush = () => {
+    const jobs = handOver
+    handOver = []
+    if (worker) worker.postMessage(jobs)
+    else
+      for (const { id } of jobs) {
+        pending.get(id)?.({ failed: 'retry', message: 'the delivery worker stopped' })
+        pending.delete(id)
+      }
+  }
   const pending = new Map<number, (outcome: DeliveryOutcome) => void>()
   const settleAll = (outcome: DeliveryOutcome) => {
     for (const settle of pending.values()) settle(outcome)
@@ -95,9 +117,11 @@ export function createDeliverer(options: DeliveryOptions, log: Logger): Delivere
   function start(): Worker {
     const started = new Worker(workerBoot(), { workerData: { allowLoopback: options.allowLoopback } })
     started.unref()
-    started.on('message', ({ id, outcome }: { id: number; outcome: DeliveryOutcome }) => {
-      pending.get(id)?.(outcome)
-      pending.delete(id)
+    started.on('message', (answers: WorkerAnswer[]) => {
+      for (const { id, outcome } of answers) {
+        pending.get(id)?.(outcome)
+        pending.delete(id)
+      }
     })
     started.on('error', (err) => {
       log.error('the push delivery worker failed; pushes go out from the API thread', { err })
@@ -124,7 +148,8 @@ export function createDeliverer(options: DeliveryOptions, log: Logger): Delivere
       }
       const id = next++
       const sent = new Promise<DeliveryOutcome>((resolve) => pending.set(id, resolve))
-      worker.postMessage({ id, input })
+      handOver.push({ id, input })
+      if (handOver.length === 1) setImmediate(flush)
       return sent
     },
     async close() {
