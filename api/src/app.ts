@@ -2,7 +2,6 @@
 
 import { LIMITS } from '@buble/shared/constants'
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { generateSpecs } from 'hono-openapi'
 import type { Deps } from './deps.ts'
@@ -54,7 +53,8 @@ import { storiesService } from './features/wall/stories.ts'
 import { wallMutations, wallSyncSources, wallUnreadSources } from './features/wall/sync.ts'
 import { type AppEnv, createAuthenticator, requireAuth } from './lib/auth.ts'
 import { createContentAddedBus } from './lib/content-added.ts'
-import { AppError, errorHandler, notFound } from './lib/errors.ts'
+import { errorHandler, notFound } from './lib/errors.ts'
+import { jsonBodies } from './lib/json-body.ts'
 import { describe } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
 import { createSafeFetch } from './lib/safe-fetch.ts'
@@ -219,12 +219,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   if (deps.config.corsOrigins.length > 0) {
     app.use('/api/*', cors({ origin: [...deps.config.corsOrigins], credentials: false, maxAge: 600 }))
   }
-  const jsonBodyLimit = bodyLimit({
-    maxSize: LIMITS.jsonBodyBytes,
-    onError: () => {
-      throw new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large')
-    },
-  })
+  const jsonBodyLimit = jsonBodies(LIMITS.jsonBodyBytes)
   // Uploads set their own, larger limits.
   app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)))
   const authenticate = createAuthenticator(deps.db, deps.tokens)
