@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { beforeAll, describe, expect, test, vi } from 'vitest'
 import type { Db } from '../../db/client.ts'
+import { users } from '../../db/schema.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAdded } from '../../lib/content-added.ts'
 import { createContentAddedBus } from '../../lib/content-added.ts'
 import type { Logger } from '../../lib/log.ts'
+import { createPokeClock } from '../../lib/poke-clock.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
 import { backends } from '../../testing/databases.ts'
 import { pullAll } from '../../testing/sync.ts'
 import { type Club, clubSuite, type Person } from '../events/test-club.ts'
 import { createSendGroups, type QueuedSend } from './send-batch.ts'
+import { chatService } from './service.ts'
 
 /**
  * Group commit of chat sends (send-batch.ts): messages sent at the same time are written together
@@ -147,6 +150,30 @@ describe.each(backends())('chat sends in groups on %s', (backend) => {
       .messages as Message[]
     // Written only if it was sent before the removal: never answered 404 and kept, nor 201 and lost.
     expect(page.some((message) => message.content === 'Still here?')).toBe(theirs.status === 201)
+  })
+
+  test('a message that a failed group leaves to the one-message path keeps the time it arrived', async () => {
+    const { deps, database } = h()
+    const arrived = new Date('2031-03-04T05:06:07.000Z')
+    let readings = 0
+    // The first reading of the clock is the arrival; any later one (the retry) is a minute on.
+    const now = () => (readings++ === 0 ? arrived : new Date(arrived.getTime() + 60_000))
+    const failing = { execute: vi.fn().mockRejectedValue(new Error('connection reset')) } as unknown as Db
+    const chat = chatService(
+      { ...deps, now, database: { ...database, groupDb: failing } },
+      { isBubleImage: async () => false, forgetFiles: async () => {}, contentAdded: createContentAddedBus() },
+      createPokeClock(deps.bus),
+    )
+    try {
+      const [sender] = await deps.db.select().from(users).where(eq(users.id, c.member.id))
+      const { value, created } = await chat.send(sender!, c.bubleId, { content: 'Sent alone', type: 'text' })
+      expect(failing.execute).toHaveBeenCalledTimes(1)
+      expect(created).toBe(true)
+      expect(value.created_at).toBe(arrived.toISOString())
+      expect(readings).toBe(1)
+    } finally {
+      chat.close()
+    }
   })
 })
 

@@ -139,6 +139,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     user: UserRow,
     bubleId: string,
     body: SendMessageBody & { id: string },
+    at: Date = now(),
   ): Promise<Created<ChatMessage>> {
     const { id } = body
     const sent = await syncWrite(
@@ -157,7 +158,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
           type: body.type,
           imageUrl: body.image_url ?? null,
           replyToId: body.reply_to_id ?? null,
-          createdAt: now(),
+          createdAt: at,
           addedVersion: version,
           version,
         })
@@ -188,11 +189,13 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
      */
     async send(user: UserRow, bubleId: string, body: SendMessageBody): Promise<Created<ChatMessage>> {
       const id = body.id ?? uuidv7()
+      // When it arrived: its created_at, also when a failed group leaves it to the one-message path.
+      const at = now()
       if (!body.image_url && !inSyncWrite()) {
-        const outcome = await groups.send({ user, bubleId, id, body, at: now() })
+        const outcome = await groups.send({ user, bubleId, id, body, at })
         if (outcome !== 'single') return { value: outcome, created: true }
       }
-      return sendOne(user, bubleId, { ...body, id })
+      return sendOne(user, bubleId, { ...body, id }, at)
     },
 
     /** The sender edits the text: marked edited; the replies quoting it change too. */
