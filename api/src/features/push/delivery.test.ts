@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -75,6 +76,8 @@ describe('push delivery', () => {
       expect(a!.bytes).toBeGreaterThan(86)
       // The worker started and ran them: a worker that failed would have been logged.
       expect(log.error).not.toHaveBeenCalled()
+      // On Linux its thread runs at nice 10, below the API thread (every other thread here is at 0).
+      if (process.platform === 'linux') expect(threadNiceValues()).toContain(10)
     } finally {
       await deliverer.close()
     }
@@ -102,6 +105,19 @@ describe('push delivery', () => {
     expect(await deliverer.deliver(input('/a'))).toEqual({ status: 201, retryAfter: null })
   })
 })
+
+/** The nice value of every thread of this process (field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      // After "pid (comm) ", the fields from the third on; the nice value is the 19th field.
+      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])]
+    } catch {
+      return []
+    }
+  })
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
