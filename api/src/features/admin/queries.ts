@@ -172,7 +172,13 @@ function whereOf(spec: ListSpec, search: string | undefined, extra: SQL[] = []):
 
 const ORDER = sql.raw('order by t.created_at desc, t.id desc')
 
-/** One page of a list and the number of rows matching, in two statements run side by side. */
+/**
+ * One page of a list and the number of rows matching. Unsearched, two statements run side by side:
+ * the page walks the newest-first index. A search finds its matches first (the trigram indexes, a
+ * materialized CTE) and counts and pages those in the same statement: walking the index newest
+ * first and filtering, PostgreSQL expected matches spread evenly, and a rare term whose matches are
+ * all old read most of the table (200 ms for 1,000 matches among 180,000 accounts).
+ */
 export async function listPage<N extends ListName>(
   db: Executor,
   name: N,
@@ -182,6 +188,18 @@ export async function listPage<N extends ListName>(
   const where = whereOf(spec, opts.search)
   const from = sql.raw(spec.from)
   const offset = (opts.page - 1) * opts.limit
+  if (opts.search) {
+    const [row] = rowsOf<{ total: number; rows: ListRows[N][] | string }>(
+      await db.execute(sql`with matches as materialized (select t.id, t.created_at from ${from} ${where})
+        select (select count(*)::int from matches) as total,
+          coalesce((select json_agg(p.data order by p.created_at desc, p.id desc) from (
+            select ${spec.json(opts.now)} as data, t.created_at, t.id from ${from}
+            where t.id in (select id from matches order by created_at desc, id desc limit ${opts.limit} offset ${offset})
+          ) p), '[]'::json) as rows`),
+    )
+    const rows = row?.rows ?? []
+    return { rows: typeof rows === 'string' ? JSON.parse(rows) : rows, total: Number(row?.total ?? 0) }
+  }
   const [rows, count] = await Promise.all([
     db.execute(
       sql`select ${spec.json(opts.now)} as data from ${from} ${where} ${ORDER} limit ${opts.limit} offset ${offset}`,
