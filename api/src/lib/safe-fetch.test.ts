@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSafeFetch, isPublicAddress, type Resolver, SafeFetchError, type SafeFetchReason } from './safe-fetch.ts'
 
@@ -41,6 +42,21 @@ function route(req: IncomingMessage, res: ServerResponse): void {
     res.write('a beginning and then nothing')
   } else if (url.pathname === '/big') {
     res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(3 * MiB, 'x'))
+  } else if (url.pathname === '/gzip') {
+    // What a server answers when the client said it accepts gzip, with a header given twice.
+    const accepted = req.headers['accept-encoding'] ?? ''
+    res.setHeader('set-cookie', ['a=1', 'b=2'])
+    if (!accepted.includes('gzip')) res.writeHead(200, { 'content-type': 'text/plain' }).end('plain')
+    else res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync('unzipped'))
+  } else if (url.pathname === '/br') {
+    res.writeHead(200, { 'content-encoding': 'br' }).end(brotliCompressSync('unbrotlied'))
+  } else if (url.pathname === '/twice') {
+    res.writeHead(200, { 'content-encoding': 'gzip, br' }).end(brotliCompressSync(gzipSync('two layers')))
+  } else if (url.pathname === '/corrupt') {
+    res.writeHead(200, { 'content-encoding': 'gzip' }).end('this is not gzip')
+  } else if (url.pathname === '/bomb') {
+    // 8 MiB of zeros in about 8 KiB.
+    res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(8 * MiB)))
   } else if (url.pathname === '/endless') {
     endlessClosed = writeEndlessly(res)
   } else {
@@ -347,6 +363,24 @@ describe('with allowLoopback', () => {
     expect(response.body.length).toBe(100_000)
     // Settles only if reading stopped and the stream was cancelled: the server would write forever otherwise.
     await endlessClosed
+  })
+
+  test('a compressed body is asked for and decoded as fetch decodes it; repeated headers are kept', async () => {
+    const gzipped = await safeFetch(`${base}/gzip`)
+    expect(gzipped.body.toString()).toBe('unzipped')
+    expect(gzipped.headers.get('set-cookie')).toBe('a=1, b=2')
+    expect((await safeFetch(`${base}/br`)).body.toString()).toBe('unbrotlied')
+    expect((await safeFetch(`${base}/twice`)).body.toString()).toBe('two layers')
+  })
+
+  test('a body that does not decode is a network failure', async () => {
+    expect(await reasonOf(safeFetch(`${base}/corrupt`))).toBe('network')
+  })
+
+  test('maxBytes counts decoded bytes: a small compressed body that unpacks to 8 MiB is cut', async () => {
+    const response = await createSafeFetch({ allowLoopback: true, maxBytes: 100_000 })(`${base}/bomb`)
+    expect(response).toMatchObject({ status: 200, truncated: true })
+    expect(response.body.length).toBe(100_000)
   })
 
   test('a body of exactly maxBytes is whole', async () => {
