@@ -120,8 +120,8 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
   const unreadSources = [...bubleUnreadSources, ...wallUnreadSources, ...eventsUnreadSources, ...chatUnreadSources]
   const unread = unreadService(deps, unreadSources, pokes)
   const pushOptions = { ...options.push, allowLoopback: options.allowLoopbackFetch === true }
-  const push = pushService(deps, pushOptions)
   const pushSending = pushSender(deps, unread, contentAdded, pushOptions)
+  const push = pushService(deps, pushOptions, { audienceChanged: pushSending.audienceChanged })
   const users = usersService(deps, {
     deletionSteps: [bubles.accountDeletionStep],
     profileSteps: [bubles.profileChangeStep],

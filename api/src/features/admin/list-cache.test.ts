@@ -2,10 +2,11 @@ import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Database } from '../../db/client.ts'
+import { createListCache, type Loaded } from '../../lib/kept-reads.ts'
 import { createLogger } from '../../lib/log.ts'
 import { backends, type TestDatabase } from '../../testing/databases.ts'
 import { createHarness, type Harness, uniqueEmail } from '../../testing/harness.ts'
-import { createListCache, type Loaded, listenForListChanges } from './list-cache.ts'
+import { listenForListChanges } from './list-cache.ts'
 
 /**
  * The admin lists kept in memory (issue 12): answered without reading again, and never older than

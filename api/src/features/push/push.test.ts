@@ -1,12 +1,13 @@
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { importJWK, jwtVerify } from 'jose'
+import pg from 'pg'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { pushSubscriptions, users } from '../../db/schema.ts'
-import { backends } from '../../testing/databases.ts'
+import { backends, type TestDatabase } from '../../testing/databases.ts'
 import { createHarness, type Harness, uniqueEmail } from '../../testing/harness.ts'
 import { pushService } from './service.ts'
 
@@ -323,6 +324,10 @@ describe.each(backends())('web push on %s', (backend) => {
       new Set(['Rehearsal moved']),
     )
     expect((await subscriptionOf('/flaky'))?.lastSuccessAt).toBeInstanceOf(Date)
+    // The deleted subscription has left the buble's kept audience too.
+    service.received.length = 0
+    await post(alice, buble.id, 'Rehearsal moved again')
+    expect(service.received.map((r) => r.path)).toEqual(['/flaky'])
   })
 
   test('a push service that keeps failing is given up after a few tries, and the write never noticed', async () => {
@@ -375,6 +380,148 @@ describe.each(backends())('web push on %s', (backend) => {
     const notMine = await h.call('PUT', `/api/push/mutes/${other.id}`, { token: bob.token, body: { muted: true } })
     expect(notMine.status).toBe(404)
     expect((await notMine.json()).code).toBe('NOT_FOUND')
+  })
+
+  /** Plain SQL on a connection of its own (another process, as far as the app can tell); PGlite has only one. */
+  async function sqlElsewhere(...statements: string[]) {
+    const url = (h.database as TestDatabase).url
+    if (!url) {
+      for (const text of statements) await h.database.db.execute(sql.raw(text))
+      return
+    }
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      for (const text of statements) await client.query(text)
+    } finally {
+      await client.end()
+    }
+  }
+  const AUDIENCE_TRIGGERS = [
+    ['users', 'users_audience_changed'],
+    ['memberships', 'memberships_audience_changed'],
+    ['push_subscriptions', 'push_subscriptions_audience_changed'],
+    ['push_mutes', 'push_mutes_audience_changed'],
+    ['bubles', 'bubles_audience_changed'],
+  ] as const
+  const triggers = (on: boolean) =>
+    sqlElsewhere(
+      ...AUDIENCE_TRIGGERS.map(([table, name]) => `alter table ${table} ${on ? 'enable' : 'disable'} trigger ${name}`),
+    )
+  /** Lets the NOTIFYs of the writes before it arrive: one arriving late would drop what the next push keeps. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 500))
+  const soon = { timeout: 5000, interval: 50 }
+
+  test("a buble's audience is read once and kept until a write to what it reads is heard, from any connection", async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const buble = await createBuble(alice, 'Kept')
+    await join(alice, bob, buble.id)
+    await subscribe(bob, '/kept-bob')
+    await settle()
+    await post(alice, buble.id, 'One')
+    const reads = h.services.pushSending.audienceReads()
+    service.received.length = 0
+
+    await post(alice, buble.id, 'Two')
+    await post(alice, buble.id, 'Three')
+    expect(service.received.map((r) => r.path)).toEqual(['/kept-bob', '/kept-bob'])
+    expect(h.services.pushSending.audienceReads()).toBe(reads)
+
+    // Push turned off behind the app's back with the trigger off: nothing tells the app, so the kept
+    // audience still holds Bob. (The safety net: it would be read again within minutes.)
+    await sqlElsewhere(
+      'alter table users disable trigger users_audience_changed',
+      `update users set push_enabled = false where id = '${bob.id}'`,
+      'alter table users enable trigger users_audience_changed',
+    )
+    service.received.length = 0
+    await post(alice, buble.id, 'Four')
+    expect(service.received.map((r) => r.path)).toEqual(['/kept-bob'])
+
+    // Any statement on a table the audience reads is heard by every process, even one touching no row.
+    await sqlElsewhere('update push_mutes set user_id = user_id where false')
+    await expect
+      .poll(async () => {
+        service.received.length = 0
+        await post(alice, buble.id, 'Five')
+        return service.received.length
+      }, soon)
+      .toBe(0)
+    expect(h.services.pushSending.audienceReads()).toBeGreaterThan(reads)
+
+    // A stamp (delivered pushes, a buble's newest version) sets no column the audience reads: kept.
+    await sqlElsewhere(`update users set push_enabled = true where id = '${bob.id}'`)
+    await settle()
+    await post(alice, buble.id, 'Six')
+    const keptReads = h.services.pushSending.audienceReads()
+    await sqlElsewhere(
+      `update push_subscriptions set last_success_at = now() where user_id = '${bob.id}'`,
+      `update bubles set changed_version = changed_version where id = '${buble.id}'`,
+    )
+    await settle()
+    await post(alice, buble.id, 'Seven')
+    expect(h.services.pushSending.audienceReads()).toBe(keptReads)
+
+    // A rename from elsewhere shows in the next pushes' buble_name.
+    const bobDevice = await subscribe(bob, '/kept-bob-2')
+    await sqlElsewhere(`update bubles set name = 'Kept Renamed' where id = '${buble.id}'`)
+    await expect
+      .poll(async () => {
+        service.received.length = 0
+        await post(alice, buble.id, 'Eight')
+        const mine = service.received.find((r) => r.path === '/kept-bob-2')
+        return mine && JSON.parse(decrypt(mine.body, bobDevice)).buble_name
+      }, soon)
+      .toBe('Kept Renamed')
+  })
+
+  test("this process's own changes reach the very next push, without waiting for a NOTIFY", async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const carol = await user('Carol')
+    const buble = await createBuble(alice, 'Direct')
+    await join(alice, bob, buble.id)
+    await h.services.pushSending.idle()
+    await settle()
+    // With every trigger off only the app's own forgetting can show a change.
+    await triggers(false)
+    try {
+      const paths = async (content: string) => {
+        service.received.length = 0
+        await post(alice, buble.id, content)
+        return service.received.map((r) => r.path).sort()
+      }
+      expect(await paths('Nobody subscribed')).toEqual([])
+      await subscribe(bob, '/direct-bob')
+      expect(await paths('Subscribed')).toEqual(['/direct-bob'])
+      await h.call('PUT', `/api/push/mutes/${buble.id}`, { token: bob.token, body: { muted: true } })
+      expect(await paths('Muted')).toEqual([])
+      await h.call('PUT', `/api/push/mutes/${buble.id}`, { token: bob.token, body: { muted: false } })
+      expect(await paths('Unmuted')).toEqual(['/direct-bob'])
+      await h.call('PUT', '/api/push/preferences', { token: bob.token, body: { enabled: false } })
+      expect(await paths('Off')).toEqual([])
+      await h.call('PUT', '/api/push/preferences', { token: bob.token, body: { enabled: true } })
+      expect(await paths('On')).toEqual(['/direct-bob'])
+      // Carol subscribes before she is a member; her joining is what puts her in the audience.
+      await subscribe(carol, '/direct-carol')
+      expect(await paths('Before Carol')).toEqual(['/direct-bob'])
+      await join(alice, carol, buble.id)
+      await h.services.pushSending.idle()
+      expect(await paths('With Carol')).toEqual(['/direct-bob', '/direct-carol'])
+      const gone = await h.call('DELETE', '/api/push/subscriptions', {
+        token: bob.token,
+        body: { endpoint: `${service.origin}/direct-bob` },
+      })
+      expect(gone.status).toBe(204)
+      expect(await paths('Bob unsubscribed')).toEqual(['/direct-carol'])
+      // Someone who left is never pushed, kept audience or not: each push reads who is a member now.
+      const left = await h.call('DELETE', `/api/bubles/${buble.id}/members/${carol.id}`, { token: carol.token })
+      expect(left.status).toBe(204)
+      expect(await paths('Carol left')).toEqual([])
+    } finally {
+      await triggers(true)
+    }
   })
 
   test('unsubscribing removes only your own subscription', async () => {

@@ -8,15 +8,13 @@
 
 import type { UnreadPush } from '@buble/shared/push'
 import type { ContentType } from '@buble/shared/unread'
-import DataLoader from 'dataloader'
-import { eq, inArray, sql } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import webpush from 'web-push'
-import { executeNamed } from '../../db/client.ts'
 import { pushSubscriptions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { ContentAdded, ContentAddedBus } from '../../lib/content-added.ts'
-import { pgUuidArray } from '../../lib/sync-writes.ts'
 import type { UnreadService } from '../unread/service.ts'
+import { pushAudiences } from './audiences.ts'
 import { createDeliverer } from './delivery.ts'
 import type { PushOptions } from './service.ts'
 
@@ -36,19 +34,11 @@ interface Job {
   attempt: number
 }
 
-type Recipient = Subscription & { user_id: string }
-
 /** A VAPID JWT is signed to live 12 hours (at most 24 allowed) and reused for 11. */
 const VAPID_LIFETIME_S = 12 * 60 * 60
 const VAPID_REUSE_MS = 11 * 60 * 60 * 1000
 /** How long deliveries gather before their subscriptions are stamped in one UPDATE. */
 const STAMP_DELAY_MS = 250
-
-interface Audience {
-  name: string
-  slug: string
-  subscriptions: Recipient[]
-}
 
 /** Push services take about 4 KB: a notification needs only the start of a long post. */
 const clip = (text: string, max: number): string => {
@@ -63,7 +53,7 @@ const pathOf = (slug: string, contentType: ContentType): string =>
 export type PushSender = ReturnType<typeof pushSender>
 
 export function pushSender(
-  deps: Pick<Deps, 'db' | 'log' | 'now' | 'vapid'>,
+  deps: Pick<Deps, 'db' | 'database' | 'log' | 'now' | 'vapid'>,
   unread: Pick<UnreadService, 'membersCounters'>,
   bus: ContentAddedBus,
   options: PushOptions = {},
@@ -76,40 +66,14 @@ export function pushSender(
   let running = 0
   let preparing = 0
   let closed = false
-
-  /**
-   * A buble's name and slug and its members' subscriptions (push on, not muted there), for every
-   * content added in the same turn in one prepared statement: a group of chat messages asks once.
-   */
-  const audiences = new DataLoader<string, Audience | null>(
-    async (bubleIds) => {
-      const rows = await executeNamed<{ id: string; name: string; slug: string; subscriptions: Recipient[] | string }>(
-        db,
-        'push_audiences',
-        sql`select b.id, b.name, b.slug, coalesce((
-            select json_agg(json_build_object('id', s.id, 'user_id', s.user_id, 'endpoint', s.endpoint,
-              'p256dh', s.p256dh, 'auth', s.auth))
-            from push_subscriptions s
-            join memberships m on m.user_id = s.user_id and m.buble_id = b.id
-            join users u on u.id = s.user_id
-            where u.push_enabled and u.status = 'active'
-              and not exists (select 1 from push_mutes pm where pm.user_id = s.user_id and pm.buble_id = b.id)
-          ), '[]'::json) as subscriptions
-          from bubles b where b.id = any(${pgUuidArray([...new Set(bubleIds)])})`,
-      )
-      const byId = new Map(
-        rows.map(({ id, name, slug, subscriptions }) => [
-          id,
-          { name, slug, subscriptions: typeof subscriptions === 'string' ? JSON.parse(subscriptions) : subscriptions },
-        ]),
-      )
-      return bubleIds.map((id) => byId.get(id) ?? null)
-    },
-    { cache: false },
-  )
+  /** Each buble's audience, kept until what it reads changes (audiences.ts). */
+  const audiences = pushAudiences(deps)
 
   /** Everyone to tell and the payload each gets: the buble's audience (shared), then one statement for all their counters. */
   async function prepare(added: ContentAdded): Promise<void> {
+    // A new member is in the audience of the push that announces them (other processes hear the
+    // trigger's NOTIFY; here the change must not wait for it).
+    if (added.contentType === 'members') audiences.forget()
     const buble = await audiences.load(added.bubleId)
     if (!buble) return
     // Never told of their own content.
@@ -234,6 +198,7 @@ export function pushSender(
     if (status === 404 || status === 410) {
       // The push service says this subscription is gone for good (the user unsubscribed, the browser forgot it).
       await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, subscription.id))
+      audiences.forget()
       return
     }
     if (status === 429 || status >= 500) return retry(job, retryAfter, `status ${status}`)
@@ -278,10 +243,15 @@ export function pushSender(
       await stampSucceeded()
       await stamping
     },
+    /** A subscription or a preference changed in this process: the next push reads its audience afresh. */
+    audienceChanged: (): void => audiences.forget(),
+    /** How many audience statements ran (tests). */
+    audienceReads: (): number => audiences.reads(),
     /** Stops listening and drops what is queued (in-flight sends finish on their own). */
     close(): void {
       closed = true
       stopListening()
+      void audiences.close()
       // What was delivered is still stamped, if the database is still there.
       void stampSucceeded()
       void deliverer.close()

@@ -37,7 +37,12 @@ const endpointError = (message: string) => validationError([{ path: ['endpoint']
 
 export type PushService = ReturnType<typeof pushService>
 
-export function pushService(deps: Deps, options: PushOptions = {}) {
+/** What the service tells the sender: a subscription or preference changed here (its kept audiences go at once). */
+export interface PushServiceHooks {
+  audienceChanged(): void
+}
+
+export function pushService(deps: Deps, options: PushOptions = {}, hooks: PushServiceHooks = { audienceChanged() {} }) {
   const { db, now } = deps
   const allowLoopback = options.allowLoopback === true
 
@@ -82,6 +87,7 @@ export function pushService(deps: Deps, options: PushOptions = {}) {
           target: pushSubscriptions.endpoint,
           set: { userId: user.id, p256dh, auth, lastSuccessAt: null },
         })
+      hooks.audienceChanged()
     },
 
     /** Forgets one of the caller's subscriptions; someone else's endpoint is left alone. */
@@ -89,6 +95,7 @@ export function pushService(deps: Deps, options: PushOptions = {}) {
       await db
         .delete(pushSubscriptions)
         .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, user.id)))
+      hooks.audienceChanged()
     },
 
     async preferences(user: UserRow): Promise<PushPreferences> {
@@ -108,6 +115,7 @@ export function pushService(deps: Deps, options: PushOptions = {}) {
     /** The profile's global switch: off, nothing is pushed to any of the caller's devices. */
     async setEnabled(user: UserRow, enabled: boolean): Promise<PushPreferences> {
       await db.update(users).set({ pushEnabled: enabled }).where(eq(users.id, user.id))
+      hooks.audienceChanged()
       return this.preferences(user)
     },
 
@@ -116,6 +124,7 @@ export function pushService(deps: Deps, options: PushOptions = {}) {
       await requireMembership(db, bubleId, user.id)
       if (muted) await db.insert(pushMutes).values({ userId: user.id, bubleId, createdAt: now() }).onConflictDoNothing()
       else await db.delete(pushMutes).where(and(eq(pushMutes.userId, user.id), eq(pushMutes.bubleId, bubleId)))
+      hooks.audienceChanged()
       return { buble_id: bubleId, muted }
     },
   }
