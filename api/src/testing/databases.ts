@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { type Database, dumpPgliteDataDir, MIGRATIONS_DIR, openDatabase } from '../db/client.ts'
 
@@ -100,5 +101,23 @@ export async function openTestDatabase(backend: Backend): Promise<TestDatabase> 
         .catch(() => cleanup.query(`drop database if exists ${name}`))
       await cleanup.end()
     },
+  }
+}
+
+/**
+ * Runs plain SQL statements on a connection of their own (PostgreSQL): to the app, the writes of
+ * another process. PGlite has only one connection: there they run on the app's.
+ */
+export async function runElsewhere(database: TestDatabase, ...statements: string[]): Promise<void> {
+  if (!database.url) {
+    for (const text of statements) await database.db.execute(sql.raw(text))
+    return
+  }
+  const client = new pg.Client({ connectionString: database.url })
+  await client.connect()
+  try {
+    for (const text of statements) await client.query(text)
+  } finally {
+    await client.end()
   }
 }

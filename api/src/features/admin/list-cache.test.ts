@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Database } from '../../db/client.ts'
 import { createListCache, type Loaded } from '../../lib/kept-reads.ts'
 import { createLogger } from '../../lib/log.ts'
-import { backends, type TestDatabase } from '../../testing/databases.ts'
+import { backends, runElsewhere, type TestDatabase } from '../../testing/databases.ts'
 import { createHarness, type Harness, uniqueEmail } from '../../testing/harness.ts'
 import { listenForListChanges } from './list-cache.ts'
 
@@ -209,21 +208,8 @@ describe.each(backends())('cached admin lists on %s', (backend) => {
     (await json(await as(admin, 'GET', `/api/admin/posts?search=${search}`))).posts.map(
       (p: { content: string }) => p.content,
     )
-  /** Plain SQL on a connection of its own (PostgreSQL), or beside the app's (PGlite has only one). */
-  async function sqlElsewhere(...statements: string[]) {
-    const url = (h.database as TestDatabase).url
-    if (!url) {
-      for (const text of statements) await h.database.db.execute(sql.raw(text))
-      return
-    }
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      for (const text of statements) await client.query(text)
-    } finally {
-      await client.end()
-    }
-  }
+  /** Plain SQL from another connection: another process, as far as the app can tell. */
+  const sqlElsewhere = (...statements: string[]) => runElsewhere(h.database as TestDatabase, ...statements)
   const soon = { timeout: 5000, interval: 20 }
   /**
    * Lets the NOTIFYs of the writes before it arrive (they come a moment after their commit, and one

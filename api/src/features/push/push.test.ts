@@ -1,13 +1,12 @@
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { importJWK, jwtVerify } from 'jose'
-import pg from 'pg'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { pushSubscriptions, users } from '../../db/schema.ts'
-import { backends, type TestDatabase } from '../../testing/databases.ts'
+import { backends, runElsewhere, type TestDatabase } from '../../testing/databases.ts'
 import { createHarness, type Harness, uniqueEmail } from '../../testing/harness.ts'
 import { pushService } from './service.ts'
 
@@ -382,21 +381,8 @@ describe.each(backends())('web push on %s', (backend) => {
     expect((await notMine.json()).code).toBe('NOT_FOUND')
   })
 
-  /** Plain SQL on a connection of its own (another process, as far as the app can tell); PGlite has only one. */
-  async function sqlElsewhere(...statements: string[]) {
-    const url = (h.database as TestDatabase).url
-    if (!url) {
-      for (const text of statements) await h.database.db.execute(sql.raw(text))
-      return
-    }
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      for (const text of statements) await client.query(text)
-    } finally {
-      await client.end()
-    }
-  }
+  /** Plain SQL from another connection: another process, as far as the app can tell. */
+  const sqlElsewhere = (...statements: string[]) => runElsewhere(h.database as TestDatabase, ...statements)
   const AUDIENCE_TRIGGERS = [
     ['users', 'users_audience_changed'],
     ['memberships', 'memberships_audience_changed'],
