@@ -617,6 +617,7 @@ async function main(): Promise<number> {
         dataDir,
         serverPid: server.pid ?? 0,
         healthRps: measurements[0]?.rps ?? 0,
+        health: { run: async (seconds) => (await measure(SCENARIOS[0] as Scenario, ctx, seconds)).rps },
         chatSend: {
           prepare: async () => {
             if (!ctx.chatBubleId) await chatSend.prepare?.(ctx)

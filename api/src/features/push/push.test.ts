@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { importJWK, jwtVerify } from 'jose'
+import pg from 'pg'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { pushSubscriptions, users } from '../../db/schema.ts'
@@ -328,6 +329,35 @@ describe.each(backends())('web push on %s', (backend) => {
     await post(alice, buble.id, 'Rehearsal moved again')
     expect(service.received.map((r) => r.path)).toEqual(['/flaky'])
   })
+
+  // Two connections at once: PostgreSQL only (PGlite has one).
+  if (backend === 'postgres')
+    test('delivered subscriptions another transaction holds are skipped by the stamp, never waited for', async () => {
+      const alice = await user('Alice')
+      const bob = await user('Bob')
+      const buble = await createBuble(alice, 'Held')
+      await join(alice, bob, buble.id)
+      await subscribe(bob, '/held')
+      await subscribe(bob, '/free')
+      // Another transaction (an account deletion, say) holds one of the rows the stamp will want.
+      const holder = new pg.Client({ connectionString: (h.database as TestDatabase).url })
+      await holder.connect()
+      try {
+        await holder.query('begin')
+        await holder.query('select id from push_subscriptions where endpoint = $1 for update', [
+          `${service.origin}/held`,
+        ])
+        service.received.length = 0
+        // post() waits until the stamp is written: had it waited for the held row, this would never end.
+        await post(alice, buble.id, 'Both delivered')
+        expect(service.received.map((r) => r.path).sort()).toEqual(['/free', '/held'])
+        expect((await subscriptionOf('/free'))?.lastSuccessAt).toBeInstanceOf(Date)
+        expect((await subscriptionOf('/held'))?.lastSuccessAt).toBeNull()
+      } finally {
+        await holder.query('rollback')
+        await holder.end()
+      }
+    })
 
   test('a push service that keeps failing is given up after a few tries, and the write never noticed', async () => {
     const alice = await user('Alice')

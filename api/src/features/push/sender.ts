@@ -8,11 +8,12 @@
 
 import type { UnreadPush } from '@buble/shared/push'
 import type { ContentType } from '@buble/shared/unread'
-import { eq, inArray } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import webpush from 'web-push'
 import { pushSubscriptions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { ContentAdded, ContentAddedBus } from '../../lib/content-added.ts'
+import { pgUuidArray } from '../../lib/sync-writes.ts'
 import type { UnreadService } from '../unread/service.ts'
 import { pushAudiences } from './audiences.ts'
 import { createDeliverer } from './delivery.ts'
@@ -163,10 +164,14 @@ export function pushSender(
     const ids = [...succeeded]
     succeeded.clear()
     if (ids.length === 0) return
+    // A stamp is only a note: rows another transaction holds (an account being deleted, a device
+    // re-subscribing) are skipped, not waited for. Waiting, a stamp of many rows and a delete of many
+    // could each hold what the other wants next: a deadlock that PostgreSQL would settle by failing one.
     const write = db
-      .update(pushSubscriptions)
-      .set({ lastSuccessAt: now() })
-      .where(inArray(pushSubscriptions.id, ids))
+      .execute(
+        sql`update push_subscriptions set last_success_at = ${now()} where id in (
+          select id from push_subscriptions where id = any(${pgUuidArray(ids)}) for update skip locked)`,
+      )
       .then(() => undefined)
       .catch((err) => {
         if (!closed) log.warn('could not stamp delivered push subscriptions', { err, subscriptions: ids.length })
