@@ -128,9 +128,18 @@ export const MutationResult = z.object({
   status: z.enum(['applied', 'duplicate', 'rejected']),
   code: z.string().optional(),
   message: z.string().optional(),
+  /** With `RATE_LIMITED`: seconds until the same mutation may be tried again (the device shows when). */
+  retryAfter: z.number().int().positive().optional(),
   data: z.unknown().optional(),
 })
 export type MutationResult = z.infer<typeof MutationResult>
+
+/**
+ * The code of a mutation that failed on the server for a reason of the server's own (a bug, not the
+ * mutation's args or rights): rejected alone, so the rest of the batch and of the queue flows. A
+ * device that gets 5xx answers three times for one batch also marks its culprit with it.
+ */
+export const INTERNAL_REJECTION = { code: 'INTERNAL', message: 'Something went wrong on the server' } as const
 
 export const PushResponse = z.object({ results: z.array(MutationResult) })
 export type PushResponse = z.infer<typeof PushResponse>
