@@ -12,6 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import * as schema from './schema.ts'
+import { rootCallRefused, runInWriteScope } from './write-scope.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -66,13 +67,78 @@ const MIGRATION_LOCK = 4_201_001
  * `memory` may start from `loadDataDir`, a data directory dumped by `dumpPgliteDataDir` (tests use a
  * migrated one, so each test file skips initdb and the migrations).
  */
-export type DatabaseTarget = { url: string } | { pgliteDir: string } | { memory: true; loadDataDir?: Blob }
+export type DatabaseTarget =
+  | { url: string; timeouts?: typeof DB_TIMEOUTS }
+  | { pgliteDir: string }
+  | { memory: true; loadDataDir?: Blob }
 
 /** The directory of the migrations (tests key their templates on its files). */
 export const MIGRATIONS_DIR = MIGRATIONS
 
+// The root database's entry points: refused there, at the call, so the error's stack names the caller.
+const DB_ENTRY_POINTS = [
+  'select',
+  'selectDistinct',
+  'selectDistinctOn',
+  'insert',
+  'update',
+  'delete',
+  'execute',
+  'with',
+  '$with',
+  '$count',
+  'refreshMaterializedView',
+] as const
+
+/**
+ * Keeps the root database out of open writes (write-scope.ts): `db.transaction` opens a scope for
+ * its callback and runs what waited for the commit once it has committed; `db`'s entry points and,
+ * as a backstop for anything that reaches the driver another way, `client`'s (`methods`: the pool's
+ * or PGlite's) refuse a call made while a scope is open in the same async context. `nodeCallbacks`:
+ * the driver's methods may take a Node-style callback last (node-postgres), which then gets the error.
+ */
+function guardWrites(db: Db, client: object, methods: readonly string[], nodeCallbacks: boolean): void {
+  const target = db as unknown as Record<string, (...args: unknown[]) => unknown>
+  for (const name of DB_ENTRY_POINTS) {
+    const call = target[name]!.bind(db)
+    target[name] = (...args: unknown[]) => {
+      const refused = rootCallRefused(`db.${name}()`)
+      if (refused) throw refused
+      return call(...args)
+    }
+  }
+  const transaction = db.transaction.bind(db)
+  db.transaction = ((fn: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) => {
+    const refused = rootCallRefused('db.transaction()')
+    if (refused) return Promise.reject(refused)
+    // Taken here, in the caller's own stack: it names the write should a refusal happen inside it.
+    const began = new Error('write began')
+    return (async () => {
+      let done: { commit(): void } | undefined
+      const value = await transaction(async (tx) => {
+        const scoped = await runInWriteScope(tx, began, () => fn(tx))
+        done = scoped
+        return scoped.value
+      }, config)
+      done?.commit()
+      return value
+    })()
+  }) as Db['transaction']
+  const driver = client as Record<string, (...args: unknown[]) => unknown>
+  for (const method of methods) {
+    const call = driver[method]!.bind(client)
+    driver[method] = (...args: unknown[]) => {
+      const refused = rootCallRefused(`the driver's ${method}()`)
+      if (!refused) return call(...args)
+      const callback = args.at(-1)
+      if (nodeCallbacks && typeof callback === 'function') return void callback(refused)
+      return Promise.reject(refused)
+    }
+  }
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const database = 'url' in target ? await openPostgres(target.url) : await openPglite(target)
+  const database = 'url' in target ? await openPostgres(target.url, target.timeouts) : await openPglite(target)
   return database
 }
 
@@ -99,6 +165,7 @@ async function openPglite(target: { pgliteDir: string } | { memory: true; loadDa
       : new PGlite({ extensions, ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}) })
   const db = drizzlePglite({ client, schema }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS })
+  guardWrites(db, client, ['query', 'exec', 'transaction'], false)
   return {
     db,
     groupDb: db,
@@ -128,28 +195,63 @@ export function sessionOptions(url: string, ...settings: string[]): string {
   return [given, '-c jit=off', ...settings.map((setting) => `-c ${setting}`)].filter(Boolean).join(' ')
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: sessionOptions(url) })
+/**
+ * The backstop against a request stuck on the database (decision 55): a wait for a pooled
+ * connection, a lock, a statement and a transaction left idle each end after a bound, and the
+ * request answers 503 (lib/errors.ts `isDatabaseUnavailable`) instead of holding on for good.
+ * Session settings, so a stuck session's locks go with it and the pool heals by itself.
+ */
+export const DB_TIMEOUTS = {
+  /** How long a query waits for a free pooled connection. */
+  connectionMs: 5000,
+  /** How long a statement waits for any lock (the version lock included). */
+  lockMs: 5000,
+  /** How long one statement may run. */
+  statementMs: 15_000,
+  /** How long a transaction may sit idle between its statements before the server ends the session. */
+  idleInTransactionMs: 15_000,
+} as const
+
+/** The session settings of `DB_TIMEOUTS`, for `sessionOptions`. */
+export const timeoutSettings = (t: typeof DB_TIMEOUTS = DB_TIMEOUTS): string[] => [
+  `lock_timeout=${t.lockMs}`,
+  `statement_timeout=${t.statementMs}`,
+  `idle_in_transaction_session_timeout=${t.idleInTransactionMs}`,
+]
+
+async function openPostgres(url: string, timeouts: typeof DB_TIMEOUTS = DB_TIMEOUTS): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: timeouts.connectionMs,
+    options: sessionOptions(url, ...timeoutSettings(timeouts)),
+  })
   // An idle connection that the server ends (a restart, a failover) is dropped from the pool and
   // replaced on the next query; without a listener, node-postgres would take the process down.
   pool.on('error', () => {})
   const client = await pool.connect()
   try {
+    // Migrations wait for another process's and may build big indexes: no bounds for them.
+    await client.query('set lock_timeout = 0; set statement_timeout = 0')
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
     await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS })
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
+    await client.query('reset lock_timeout; reset statement_timeout').catch(() => {})
     client.release()
   }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  guardWrites(db, pool, ['query', 'connect'], true)
   // Its one statement is prepared once and planned once: a custom plan per run would cost more than the run.
   const groupPool = new pg.Pool({
     connectionString: url,
     max: 1,
-    options: sessionOptions(url, 'plan_cache_mode=force_generic_plan'),
+    connectionTimeoutMillis: timeouts.connectionMs,
+    options: sessionOptions(url, 'plan_cache_mode=force_generic_plan', ...timeoutSettings(timeouts)),
   })
   groupPool.on('error', () => {})
   const groupDb = drizzlePg({ client: groupPool, schema }) as unknown as Db
+  guardWrites(groupDb, groupPool, ['query', 'connect'], true)
   const listeners = new Set<{ stop(): Promise<void> }>()
   return {
     db,

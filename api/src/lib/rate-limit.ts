@@ -4,8 +4,9 @@
  */
 
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
-import type { Db } from '../db/client.ts'
+import type { Db, Executor } from '../db/client.ts'
 import { rateLimits } from '../db/schema.ts'
+import { openWriteTx } from '../db/write-scope.ts'
 import { AppError } from './errors.ts'
 
 const MINUTE = 60
@@ -35,18 +36,37 @@ export interface RateLimits {
   reset(rule: RateRule, key: string): Promise<void>
 }
 
+/** Whole seconds until a refused caller may try again (at least 1). */
+export const retryAfterSeconds = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000))
+
 const tooMany = (msBeforeNext: number) =>
   new AppError('RATE_LIMITED', 'Too many requests. Please try again later.', undefined, {
-    'Retry-After': String(Math.max(1, Math.ceil(msBeforeNext / 1000))),
+    'Retry-After': String(retryAfterSeconds(msBeforeNext)),
   })
+
+/**
+ * The limiters' store: the write open in this async context when there is one (a mutation of a
+ * push counts in the push's own transaction, and is taken back with it), else the database. Inside
+ * a write, the root database is not ours to use (db/write-scope.ts).
+ */
+function storeOf(db: Db): Db {
+  return new Proxy(db, {
+    get(target, property) {
+      const exec = openWriteTx<Executor>() ?? target
+      const value = Reflect.get(exec, property)
+      return typeof value === 'function' ? value.bind(exec) : value
+    },
+  })
+}
 
 export function createRateLimits(db: Db, enabled: boolean): RateLimits {
   if (!enabled) return { consume: async () => {}, check: async () => {}, reset: async () => {} }
+  const store = storeOf(db)
   const limiters = Object.fromEntries(
     Object.entries(RULES).map(([name, rule]) => [
       name,
       new RateLimiterDrizzle({
-        storeClient: db,
+        storeClient: store,
         schema: rateLimits,
         keyPrefix: name,
         clearExpiredByTimeout: false,

@@ -15,6 +15,7 @@ import type { Entity } from '@buble/sync/protocol'
 import { type SQL, sql } from 'drizzle-orm'
 import { type Db, executeNamed, type Tx } from '../db/client.ts'
 import { syncTombstones } from '../db/schema.ts'
+import { afterTransaction } from '../db/write-scope.ts'
 
 /** The NOTIFY channel pokes travel on. */
 export const SYNC_CHANNEL = 'buble_sync'
@@ -211,8 +212,8 @@ export async function syncWriteIn<T>(tx: Tx, fn: (w: SyncWriter) => Promise<T>):
   const writer = new SyncWriter(tx)
   const result = await ambient.run(writer, () => fn(writer))
   await writer.flush()
-  // The caller's transaction commits after this returns: what waits for it runs on a later turn.
-  setImmediate(() => writer.committed())
+  // The caller's transaction commits after this returns: what waits for it runs once it has.
+  afterTransaction(() => writer.committed())
   return result
 }
 

@@ -157,6 +157,8 @@ describe.each(backends())('e-mail invites on %s', (backend) => {
       const buble = await create(owner.token, 'Already Here')
       const member = await quickUser()
       expect((await accept(member.token, await inviteByMail(owner.token, buble.id, member.email))).status).toBe(200)
+      // Mail leaves after the commit, not before the answer: let the first one arrive before counting.
+      await mailTo(member.email, 'invited you')
       const mailed = (await mailsSoFar(member.email)).length
       const before = await invitesOf(buble.id)
       for (const email of [member.email, owner.email, member.email.toUpperCase()])

@@ -137,6 +137,39 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
     await syncWriteIn(tx, (w) => joinOpenInvites(w, user, pendingUntil))
   }
 
+  /** A code for an address, and its mail: an active account gets the code, an unknown address a pending account and a link. */
+  async function inviteByEmail(
+    w: SyncWriter,
+    user: UserRow,
+    bubleId: string,
+    email: string,
+  ): Promise<{ invite: Invite; mail: MailMessage }> {
+    const [buble] = await w.tx.select({ name: bubles.name }).from(bubles).where(eq(bubles.id, bubleId))
+    let invitee = await findUserByEmail(w.tx, email)
+    if (invitee?.status === 'active') {
+      if (await findMembership(w.tx, bubleId, invitee.id)) throw conflict(INVITE_MESSAGES.alreadyMember)
+      const invite = await insertInvite(w, bubleId, user.id, invitee.email)
+      return { invite, mail: inviteMail(user, buble!.name, invite, invitee, null) }
+    }
+    if (!invitee) {
+      const [pending] = await w.tx
+        .insert(users)
+        .values({
+          id: uuidv7(),
+          name: nameFromEmail(email),
+          email,
+          status: 'pending',
+          createdAt: now(),
+          updatedAt: now(),
+        })
+        .returning()
+      invitee = pending!
+    }
+    const invite = await insertInvite(w, bubleId, user.id, invitee.email)
+    const token = await issueRegistrationToken(w.tx, invitee.id)
+    return { invite, mail: inviteMail(user, buble!.name, invite, invitee, token) }
+  }
+
   function inviteMail(
     inviter: UserRow,
     bubleName: string,
@@ -178,44 +211,24 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
 
     /** A new code; with an e-mail address, also mailed (and a pending account made for an unknown address). */
     async createInvite(user: UserRow, bubleId: string, body: CreateInviteBody): Promise<Invite> {
-      // Before the transaction: the limiter has its own queries.
-      if (body.email) await rateLimits.consume(['inviteMailsPerUser', user.id])
-      const made = await syncWrite(db, async (w) => {
+      return syncWrite(db, async (w) => {
         const membership = await requireMembership(w.tx, bubleId, user.id)
         if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
-        if (!body.email) return { invite: await insertInvite(w, bubleId, user.id, null) }
-        const [buble] = await w.tx.select({ name: bubles.name }).from(bubles).where(eq(bubles.id, bubleId))
-        let invitee = await findUserByEmail(w.tx, body.email)
-        if (invitee?.status === 'active') {
-          if (await findMembership(w.tx, bubleId, invitee.id)) throw conflict(INVITE_MESSAGES.alreadyMember)
-          const invite = await insertInvite(w, bubleId, user.id, invitee.email)
-          return { invite, mail: inviteMail(user, buble!.name, invite, invitee, null) }
-        }
-        if (!invitee) {
-          const [pending] = await w.tx
-            .insert(users)
-            .values({
-              id: uuidv7(),
-              name: nameFromEmail(body.email),
-              email: body.email,
-              status: 'pending',
-              createdAt: now(),
-              updatedAt: now(),
-            })
-            .returning()
-          invitee = pending!
-        }
-        const invite = await insertInvite(w, bubleId, user.id, invitee.email)
-        const token = await issueRegistrationToken(w.tx, invitee.id)
-        return { invite, mail: inviteMail(user, buble!.name, invite, invitee, token) }
+        if (!body.email) return insertInvite(w, bubleId, user.id, null)
+        // Counted in this write (the limiter queries on it): an invite refused or rolled back costs nothing.
+        await rateLimits.consume(['inviteMailsPerUser', user.id])
+        const made = await inviteByEmail(w, user, bubleId, body.email)
+        // After the commit, once: never for a write that rolled back (a refused mutation, a failed
+        // push), never again for a replay. A mail failure keeps the invite; the inviter sees the code.
+        w.afterCommit(() => {
+          mailer.send(made.mail).catch((err: unknown) => log.error('invite mail failed', { bubleId, err }))
+        })
+        return made.invite
       })
-      // After the commit: a mail failure keeps the invite, and the code is shown to the inviter anyway.
-      if (made.mail)
-        await mailer.send(made.mail).catch((err: unknown) => log.error('invite mail failed', { bubleId, err }))
-      return made.invite
     },
 
     /** A platform admin withdraws an invite (CONTRACT §3.4); the code stops working. Answers the row, or undefined. */
+
     async adminDeleteInvite(inviteId: string) {
       return syncWrite(db, async (w) => {
         const [row] = await w.tx.delete(invites).where(eq(invites.id, inviteId)).returning()
