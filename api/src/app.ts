@@ -58,6 +58,7 @@ import { jsonBodies } from './lib/json-body.ts'
 import { describe } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
 import { createSafeFetch } from './lib/safe-fetch.ts'
+import { safeInput } from './lib/safe-input.ts'
 import { securityHeaders } from './lib/security-headers.ts'
 import type { MutationHandlers } from './lib/sync-sources.ts'
 
@@ -136,7 +137,7 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
     'profile.update': (user, args) => users.updateProfile(user, args),
   } satisfies MutationHandlers
   const sync = syncService(
-    { db: deps.db, pokes },
+    { db: deps.db, log: deps.log, pokes },
     [...bubleSyncSources, ...wallSyncSources, ...eventsSyncSources, ...chatSyncSources, unreadSyncSource(unread)],
     unreadSources,
     mutations,
@@ -222,6 +223,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   const jsonBodyLimit = jsonBodies(LIMITS.jsonBodyBytes)
   // Uploads set their own, larger limits.
   app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)))
+  // No NUL or unpaired surrogate in any path, query or JSON body (a push: per mutation).
+  app.use('/api/*', safeInput())
   const authenticate = createAuthenticator(deps.db, deps.tokens)
   app.use('/api/*', requireAuth(authenticate))
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { type AppOptions, createApp, createServices } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { openDatabase } from './db/client.ts'
+import { type DB_TIMEOUTS, openDatabase } from './db/client.ts'
 import type { Deps } from './deps.ts'
 import { syncMaintenanceJob } from './features/sync/maintenance.ts'
 import { createChangeBus } from './lib/change-bus.ts'
@@ -24,10 +24,18 @@ import { createFileStorage } from './lib/storage.ts'
 import { createAccessTokens } from './lib/tokens.ts'
 
 const PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url))
-/** How long shutdown waits for running requests. */
-const SHUTDOWN_GRACE_MS = 10_000
+/**
+ * How long a stop may take, all told: running requests get most of it, closing the rest. A stop
+ * that has not finished by then (a query that hangs, a database that does not answer) exits anyway:
+ * container runtimes send SIGKILL 10 s after SIGTERM, and no request can keep the process up.
+ */
+export const SHUTDOWN_GRACE_MS = 9000
+const CLOSE_BUDGET_MS = 3000
 
-export async function boot(options: AppOptions = {}): Promise<void> {
+/** What only code may set when booting (test servers): the app's options and the database's bounds. */
+export type BootOptions = AppOptions & { dbTimeouts?: typeof DB_TIMEOUTS }
+
+export async function boot(options: BootOptions = {}): Promise<void> {
   let config: ReturnType<typeof loadConfig>
   try {
     config = loadConfig()
@@ -41,7 +49,9 @@ export async function boot(options: AppOptions = {}): Promise<void> {
   const log = createLogger(config.logLevel)
   const secrets = loadSecrets(config)
   const database = await openDatabase(
-    config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pg') },
+    config.databaseUrl
+      ? { url: config.databaseUrl, timeouts: options.dbTimeouts }
+      : { pgliteDir: path.join(config.dataDir, 'pg') },
   )
   const bus = await createChangeBus(database, log)
   const deps: Deps = {
@@ -76,6 +86,12 @@ export async function boot(options: AppOptions = {}): Promise<void> {
   const shutdown = () => {
     if (stopping) return
     stopping = true
+    // Whatever happens below, the process ends within the grace period (a ref'd timer: it keeps
+    // the process alive until it fires, and a hung query holds nothing else that would).
+    setTimeout(() => {
+      log.warn('stopping now: shutdown did not finish in time', { running: requests.count })
+      process.exit(1)
+    }, SHUTDOWN_GRACE_MS)
     scheduler.stop()
     // No new connections; idle keep-alive ones close now.
     server.close()
@@ -83,7 +99,7 @@ export async function boot(options: AppOptions = {}): Promise<void> {
     // Handlers still running finish first (a hung-up client's write too), then what the services
     // keep going (the push queue, live streams) stops, then the database closes.
     void requests
-      .drained(SHUTDOWN_GRACE_MS)
+      .drained(SHUTDOWN_GRACE_MS - CLOSE_BUDGET_MS)
       .then((drained) => {
         if (!drained) log.warn('shutting down with requests still running', { running: requests.count })
         services.close()
@@ -91,15 +107,17 @@ export async function boot(options: AppOptions = {}): Promise<void> {
         return bus.close()
       })
       .then(() => database.close())
-      .catch((err) => log.error('shutdown failed', { err }))
-      .finally(() => process.exit(0))
-    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS + 5000).unref()
+      .then(() => process.exit(0))
+      .catch((err) => {
+        log.error('shutdown failed', { err })
+        process.exit(1)
+      })
   }
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)
 }
 
-export function bootOrExit(options: AppOptions = {}): void {
+export function bootOrExit(options: BootOptions = {}): void {
   boot(options).catch((err) => {
     process.stderr.write(`Buble failed to start: ${err instanceof Error ? err.message : String(err)}\n`)
     process.exit(1)

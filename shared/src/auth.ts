@@ -3,7 +3,14 @@
 import { z } from 'zod'
 import { LIMITS } from './constants.ts'
 import { adminPasswordProblem, strongPasswordProblem } from './password.ts'
-import { hasControlCharacters, isEmailLike, normalizeEmail } from './text.ts'
+import {
+  hasControlCharacters,
+  isEmailLike,
+  MIN_VISIBLE_NAME,
+  normalizeEmail,
+  stripInvisible,
+  visibleLength,
+} from './text.ts'
 
 const required = (field: string) => ({ error: `${field} is required` })
 
@@ -14,13 +21,20 @@ export const Email = z
   .refine((email) => email.length > 0, 'Email is required')
   .refine(isEmailLike, 'Please enter a valid email address')
 
-/** A display name: trimmed, 2–80 characters, no control characters. */
+const NAME_TOO_SHORT = `Name must be at least ${LIMITS.userNameMin} characters`
+
+/**
+ * A display name: invisible characters dropped (text.ts `stripInvisible`), trimmed, 2–80 characters
+ * of which at least 2 visible, no control characters.
+ */
 export const UserName = z
   .string(required('Name'))
+  .overwrite(stripInvisible)
   .trim()
-  .min(LIMITS.userNameMin, `Name must be at least ${LIMITS.userNameMin} characters`)
+  .min(LIMITS.userNameMin, { error: NAME_TOO_SHORT, abort: true })
   .max(LIMITS.userNameMax, `Name must be at most ${LIMITS.userNameMax} characters`)
   .refine((name) => !hasControlCharacters(name), 'Name must not contain control characters')
+  .refine((name) => visibleLength(name) >= MIN_VISIBLE_NAME, NAME_TOO_SHORT)
 
 /** A self-chosen password: the strong rule, first failure reported. */
 export const StrongPassword = z.string(required('Password')).superRefine((pw, ctx) => {

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { Email } from './auth.ts'
 import { LIMITS } from './constants.ts'
 import { BUBLE_ROLES, PERMISSIONS, ROLE_DEFAULT_PERMISSIONS } from './permissions.ts'
-import { hasControlCharacters } from './text.ts'
+import { hasControlCharacters, MIN_VISIBLE_NAME, stripInvisible, visibleLength } from './text.ts'
 import { FIXED_TOOLS, ToolKeySchema } from './tools.ts'
 
 export const BUBLE_MESSAGES = {
@@ -12,6 +12,7 @@ export const BUBLE_MESSAGES = {
   onlyOwnerTools: 'Only the owner can add or remove tools',
   nameRequired: 'Buble name is required',
   nameTooLong: `Buble name must be at most ${LIMITS.bubleName} characters`,
+  nameTooShort: `Buble name must be at least ${MIN_VISIBLE_NAME} characters`,
   nameControl: 'Buble name must not contain control characters',
   notFound: 'Buble not found',
   inviteInvalid: 'Invalid invite code or code has expired',
@@ -27,13 +28,18 @@ export const Uuid = (message: string) => z.uuid({ error: message }).transform((i
 /** A client-chosen id (CONTRACT §2): a UUID, so an offline row keeps its id. */
 export const ClientId = Uuid('id must be a UUID')
 
-/** A buble name: trimmed, 1–80 characters, no control characters. */
+/**
+ * A buble name: invisible characters dropped (text.ts `stripInvisible`), trimmed, at most 80
+ * characters of which at least 2 visible, no control characters.
+ */
 export const BubleName = z
   .string({ error: BUBLE_MESSAGES.nameRequired })
+  .overwrite(stripInvisible)
   .trim()
-  .min(1, BUBLE_MESSAGES.nameRequired)
+  .min(1, { error: BUBLE_MESSAGES.nameRequired, abort: true })
   .max(LIMITS.bubleName, BUBLE_MESSAGES.nameTooLong)
   .refine((name) => !hasControlCharacters(name), BUBLE_MESSAGES.nameControl)
+  .refine((name) => visibleLength(name) >= MIN_VISIBLE_NAME, BUBLE_MESSAGES.nameTooShort)
 
 export const CreateBubleBody = z.object({ id: ClientId.optional(), name: BubleName })
 export type CreateBubleBody = z.infer<typeof CreateBubleBody>

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { ClientId, type MemberRef } from './bubles.ts'
 import { LIMITS } from './constants.ts'
-import { hasControlCharacters } from './text.ts'
+import { hasControlCharacters, isStorableInstant, STORABLE_YEARS } from './text.ts'
 
 export const RSVP_STATUSES = ['going', 'maybe', 'cant_go'] as const
 export type RsvpStatus = (typeof RSVP_STATUSES)[number]
@@ -24,6 +24,7 @@ export const EVENT_MESSAGES = {
   locationTooLong: `Location must be at most ${LIMITS.location} characters`,
   timeRequired: 'Event time is required',
   timeInvalid: 'event_time must be a date and time',
+  timeOutOfRange: `event_time must fall between the years ${STORABLE_YEARS.min} and ${STORABLE_YEARS.max}`,
   badExternalUrl: 'external_url must be an http or https address',
   eventNotFound: 'Event not found',
   notAllowedToCreate: 'You are not allowed to create events in this Buble',
@@ -57,7 +58,10 @@ export const EventTime = z
   .max(64, { error: EVENT_MESSAGES.timeInvalid })
   .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && !Number.isNaN(Date.parse(value)), {
     error: EVENT_MESSAGES.timeInvalid,
+    abort: true,
   })
+  // In UTC, as stored: '9999-12-31T23:59:59-14:00' is already the year 10000.
+  .refine((value) => isStorableInstant(Date.parse(value)), { error: EVENT_MESSAGES.timeOutOfRange })
   .transform((value) => new Date(value).toISOString())
 
 export const ExternalUrl = z

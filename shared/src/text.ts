@@ -7,7 +7,8 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 /** One `@`, a non-empty local part, a dotted domain, no spaces, at most 254 characters. */
 export function isEmailLike(email: string): boolean {
-  if (email.length === 0 || email.length > LIMITS.email || /\s/.test(email)) return false
+  if (email.length === 0 || email.length > LIMITS.email || /[\s\p{Cc}]/u.test(email) || hasUnsafeText(email))
+    return false
   const parts = email.split('@')
   if (parts.length !== 2) return false
   const [local, domain] = parts as [string, string]
@@ -15,6 +16,86 @@ export function isEmailLike(email: string): boolean {
   const labels = domain.split('.')
   return labels.length >= 2 && labels.every((label) => label.length > 0)
 }
+
+// ---- The one rule for every text that reaches the database --------------------------------------
+
+// NUL: PostgreSQL's text and jsonb cannot hold it. A lone surrogate is no character at all: UTF-8
+// cannot encode it, so PostgreSQL refuses it (and JSON from elsewhere may carry one as \udXXX).
+const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** True when `text` holds NUL or an unpaired surrogate: no field, id, path or query may (400, never 500). */
+export const hasUnsafeText = (text: string): boolean => UNSAFE_TEXT.test(text)
+
+/** The message of a refused text, naming where it was ('content', 'args.name', the address). */
+export const unsafeTextMessage = (where: string): string =>
+  `${where} contains a character that is not allowed (NUL or an unpaired surrogate)`
+
+/** The first place in a JSON value (keys included) holding unsafe text, as a validation issue; null when none. */
+export function findUnsafeText(value: unknown): { path: (string | number)[]; message: string } | null {
+  // A stack, not recursion: a body nested thousands deep must be a 400, not a stack overflow.
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }]
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop()!
+    if (typeof current === 'string') {
+      if (hasUnsafeText(current)) return { path, message: unsafeTextMessage(path.join('.') || 'The text') }
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...path, i] })
+    } else if (current !== null && typeof current === 'object') {
+      const entries = Object.entries(current)
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i]!
+        if (hasUnsafeText(key)) return { path, message: unsafeTextMessage(path.join('.') || 'A field name') }
+        stack.push({ value: item, path: [...path, key] })
+      }
+    }
+  }
+  return null
+}
+
+/** A mutation name as the protocol spells them (`entity.verb`): what may be echoed back or logged. */
+export const isMutationNameText = (name: string): boolean => /^[a-z][a-z_]{0,31}(\.[a-z][a-z_]{0,31}){1,2}$/.test(name)
+
+/** A client id as devices send it: a UUID, or another short token of plain characters. */
+export const isClientIdText = (id: string): boolean => /^[A-Za-z0-9._:-]{1,128}$/.test(id)
+
+/** The years both PostgreSQL 15 and 18 store in a timestamp, with room on either side of any real date. */
+export const STORABLE_YEARS = { min: 1, max: 9999 } as const
+
+/** True when the instant `ms` (epoch milliseconds) falls in a year the database stores (in UTC). */
+export function isStorableInstant(ms: number): boolean {
+  if (!Number.isFinite(ms)) return false
+  const year = new Date(ms).getUTCFullYear()
+  return year >= STORABLE_YEARS.min && year <= STORABLE_YEARS.max
+}
+
+// ---- Names -------------------------------------------------------------------------------------
+
+// Characters that show nothing: soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul
+// and Khmer fillers, Mongolian vowel separator and selectors, zero-width space, line and paragraph
+// separators, word joiner and invisible operators, deprecated format controls, the byte order mark,
+// the Braille blank and the tag characters.
+const INVISIBLE =
+  /\u034f|\u17b4|\u17b5|\u180b|\u180c|\u180d|\u180f|[\u00ad\u061c\u115f\u1160\u180e\u200b\u2028\u2029\u2060-\u2064\u206a-\u206f\u2800\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu
+// Zero-width joiner and non-joiner shape what is on both sides (an emoji sequence, Persian words):
+// kept there, dropped anywhere else.
+const STRAY_JOINER = /(?<![^\s\u200c\u200d])[\u200c\u200d]+|[\u200c\u200d]+(?![^\s\u200c\u200d])/gu
+// A visible grapheme has a letter, digit, punctuation mark or symbol in it.
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u
+
+/** A name without the characters that show nothing (zero-width ones, fillers, tags); not trimmed. */
+export const stripInvisible = (name: string): string => name.replace(INVISIBLE, '').replace(STRAY_JOINER, '')
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
+/** How many characters of `text` a reader sees (graphemes holding a letter, digit, mark of punctuation or symbol). */
+export function visibleLength(text: string): number {
+  let count = 0
+  for (const { segment } of graphemes.segment(stripInvisible(text))) if (VISIBLE.test(segment)) count++
+  return count
+}
+
+/** The fewest visible characters a name (a user's, a buble's) may have. */
+export const MIN_VISIBLE_NAME = 2
 
 // C0/C1 controls (CR, LF, tab…) and the bidi overrides/isolates that can disguise a name.
 const FORBIDDEN_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/

@@ -8,6 +8,7 @@ import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from '@buble/
 import { asMessage, ChatReactionBody, EditMessageBody, SendMessageFields } from '@buble/shared/chat'
 import { CreateEventBody, RsvpBody, UpdateEventBody } from '@buble/shared/events'
 import { CreatePollBody, UpdatePollBody, VoteBody } from '@buble/shared/polls'
+import { hasUnsafeText, isClientIdText, unsafeTextMessage } from '@buble/shared/text'
 import { ContentTypeSchema } from '@buble/shared/unread'
 import { CreateCommentBody, CreatePostBody, ReactionBody, UpdateCommentBody, UpdatePostBody } from '@buble/shared/wall'
 import { z } from 'zod'
@@ -110,15 +111,20 @@ export const DEFAULT_PULL_LIMIT = 500
 /** One queued mutation as it crosses the wire; its args are checked per name by the server. */
 export const Mutation = z.object({
   id: z.uuid(),
-  // Any string: a name the server does not know rejects that mutation alone (UNKNOWN_MUTATION).
+  // Any string: a name the server does not know rejects that mutation alone (UNKNOWN_MUTATION), and
+  // only a name of ours is ever stored or echoed.
   name: z.string().max(256),
   args: z.record(z.string(), z.unknown()),
-  createdAt: z.string().max(256),
+  createdAt: z
+    .string()
+    .max(64)
+    .refine((at) => !hasUnsafeText(at), unsafeTextMessage('createdAt')),
 })
 export type Mutation = z.infer<typeof Mutation>
 
 export const PushBody = z.object({
-  clientId: z.string().min(1).max(128),
+  // Stored with every applied mutation: checked for length and characters first.
+  clientId: z.string().refine(isClientIdText, 'clientId must be 1 to 128 letters, digits or . _ : -'),
   mutations: z.array(Mutation).min(1).max(MAX_PUSH_BATCH),
 })
 export type PushBody = z.infer<typeof PushBody>

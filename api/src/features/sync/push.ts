@@ -3,12 +3,15 @@
  * mutation in it, in order, is looked up in `applied_mutations` and, if new, written in a
  * savepoint. Its result is stored in the same transaction, so a replay after a crash, a lost
  * answer or a concurrent duplicate (which waits for the lock) finds it and answers the first result
- * without writing again. A rejection rolls back its own savepoint but is stored, so a replay is
- * rejected the same way; any other failure rolls back the whole batch (nothing half-written) and
- * the device retries it.
+ * without writing again. A mutation succeeds or fails on its own: a refusal, a rate limit, or a
+ * fault of the server's own code rolls back its savepoint alone and is stored as its rejection, and
+ * the rest of the batch applies. Only a database that cannot serve the batch (down, timed out) fails
+ * the whole push, which the device retries as it is. Decision 55.
  */
 
+import { findUnsafeText, isMutationNameText } from '@buble/shared/text'
 import {
+  INTERNAL_REJECTION,
   isHandledMutation,
   MUTATION_ARGS,
   type Mutation,
@@ -22,24 +25,35 @@ import type { Db } from '../../db/client.ts'
 import { appliedMutations } from '../../db/schema.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { ID_IN_USE } from '../../lib/entity-ids.ts'
-import { AppError, validationError } from '../../lib/errors.ts'
+import { AppError, isDatabaseUnavailable, validationError } from '../../lib/errors.ts'
+import type { Logger } from '../../lib/log.ts'
+import { retryAfterSeconds } from '../../lib/rate-limit.ts'
 import type { MutationHandlers } from '../../lib/sync-sources.ts'
 import { type SyncWriter, syncWrite, withWriter } from '../../lib/sync-writes.ts'
 
-type Rejection = { code: string; message: string }
+type Rejection = { code: string; message: string; retryAfter?: number }
 type Stored = { status: 'applied'; data: unknown } | ({ status: 'rejected' } & Rejection)
 
-// Failures that say nothing about the mutation itself: the whole push fails and the device retries.
-const TRANSIENT = new Set(['RATE_LIMITED', 'INTERNAL_ERROR', 'BAD_GATEWAY', 'SERVICE_UNAVAILABLE'])
-
-/** The rejection a thrown error stands for, or null when it is not the mutation's fault. */
+/**
+ * The rejection a thrown error stands for, or null when the error is not this mutation's to carry:
+ * the database could not serve the batch, so the whole push fails and the device retries it.
+ */
 function rejectionOf(err: unknown): Rejection | null {
-  if (err instanceof AppError) return TRANSIENT.has(err.code) ? null : { code: err.code, message: err.message }
+  if (isDatabaseUnavailable(err)) return null
+  if (err instanceof AppError) {
+    if (err.code === 'SERVICE_UNAVAILABLE') return null
+    if (err.code === 'RATE_LIMITED') {
+      const seconds = Number(err.headers?.['Retry-After'])
+      return { code: err.code, message: err.message, retryAfter: retryAfterSeconds(seconds * 1000 || 1000) }
+    }
+    if (err.code === 'INTERNAL_ERROR') return { ...INTERNAL_REJECTION }
+    return { code: err.code, message: err.message }
+  }
   if (err instanceof ZodError) {
     const e = validationError(err.issues)
     return { code: e.code, message: e.message }
   }
-  return null
+  return { ...INTERNAL_REJECTION }
 }
 
 /** The mutation's checked args and the call that applies them, or why it cannot be applied at all. */
@@ -49,10 +63,19 @@ function prepare(
   mutation: Mutation,
 ): { run: () => Promise<unknown> } | { rejection: Rejection } {
   const { name } = mutation
-  if (!isHandledMutation(name)) return { rejection: { code: 'UNKNOWN_MUTATION', message: `Unknown mutation: ${name}` } }
+  if (!isHandledMutation(name))
+    return {
+      rejection: {
+        code: 'UNKNOWN_MUTATION',
+        // Echoed only when it is a plain name: the answer never carries what the sender smuggled in.
+        message: isMutationNameText(name) ? `Unknown mutation: ${name}` : 'Unknown mutation',
+      },
+    }
   const parsed = MUTATION_ARGS[name].safeParse(mutation.args)
-  if (!parsed.success) {
-    const e = validationError(parsed.error.issues)
+  // Then the one text rule (@buble/shared/text), as REST's validate() does: the same words by either door.
+  const unsafe = parsed.success ? findUnsafeText(mutation.args) : null
+  if (!parsed.success || unsafe) {
+    const e = validationError(parsed.success ? [unsafe!] : parsed.error.issues)
     return { rejection: { code: e.code, message: e.message } }
   }
   const handler = handlers[name] as (user: UserRow, args: unknown) => Promise<unknown>
@@ -62,16 +85,27 @@ function prepare(
 const answer = (id: string, stored: Stored, replay: boolean): MutationResult =>
   stored.status === 'applied'
     ? { id, status: replay ? 'duplicate' : 'applied', ...(stored.data === undefined ? {} : { data: stored.data }) }
-    : { id, status: 'rejected', code: stored.code, message: stored.message }
+    : {
+        id,
+        status: 'rejected',
+        code: stored.code,
+        message: stored.message,
+        ...(stored.retryAfter ? { retryAfter: stored.retryAfter } : {}),
+      }
 
 export type PushHooks = {
   /** Tests only: runs after a batch commits, before the answer is sent (to simulate a crash). */
   afterCommit?: (mutations: readonly Mutation[]) => Promise<void> | void
+  /** Tests only: runs inside the batch's transaction, after its mutations (to hold it open: a hung write). */
+  duringWrite?: (mutations: readonly Mutation[]) => Promise<void> | void
 }
 
 type Claim = { userId: string; result: Stored }
 
-export function createPushHandler(db: Db, handlers: MutationHandlers, hooks: PushHooks = {}) {
+/** What `applied_mutations.name` says of a mutation whose name is not one of ours. */
+const UNKNOWN_NAME = '(unknown)'
+
+export function createPushHandler(db: Db, log: Logger, handlers: MutationHandlers, hooks: PushHooks = {}) {
   async function applyOne(w: SyncWriter, user: UserRow, mutation: Mutation): Promise<Stored> {
     const prepared = prepare(handlers, user, mutation)
     if ('rejection' in prepared) return { status: 'rejected', ...prepared.rejection }
@@ -87,6 +121,8 @@ export function createPushHandler(db: Db, handlers: MutationHandlers, hooks: Pus
     } catch (err) {
       const rejection = rejectionOf(err)
       if (!rejection) throw err
+      if (rejection.code === INTERNAL_REJECTION.code)
+        log.error('mutation failed', { mutationId: mutation.id, name: mutation.name, userId: user.id, err })
       return { status: 'rejected', ...rejection }
     }
   }
@@ -119,11 +155,14 @@ export function createPushHandler(db: Db, handlers: MutationHandlers, hooks: Pus
         }
         const stored = await applyOne(w, user, mutation)
         known.set(mutation.id, { userId: user.id, result: stored })
-        records.push({ id: mutation.id, userId: user.id, clientId: body.clientId, name: mutation.name, result: stored })
+        // Only a name of ours is stored: any other is recorded as unknown, whatever it holds.
+        const name = isHandledMutation(mutation.name) ? mutation.name : UNKNOWN_NAME
+        records.push({ id: mutation.id, userId: user.id, clientId: body.clientId, name, result: stored })
         answers.push(answer(mutation.id, stored, false))
       }
       // Committed with the writes: a replay finds them.
       if (records.length > 0) await w.tx.insert(appliedMutations).values(records)
+      await hooks.duringWrite?.(body.mutations)
       return answers
     })
     await hooks.afterCommit?.(body.mutations)

@@ -12,7 +12,8 @@ export function syncRoutes(sync: SyncService) {
     .post(
       '/push',
       describe({ tag, summary: 'Apply queued mutations in order, each exactly once', response: PushResponse }),
-      validate('json', PushBody),
+      // The text rule runs per mutation (push.ts): one bad mutation is rejected alone, its batch applies.
+      validate('json', PushBody, { textRule: 'perItem' }),
       async (c) => c.json(await sync.push(c.var.user, c.req.valid('json'))),
     )
     .get(

@@ -4,6 +4,7 @@ import type { PullQuery } from '@buble/sync/protocol'
 import { pull } from '@buble/sync/server/pull'
 import type { Db } from '../../db/client.ts'
 import type { UserRow } from '../../lib/accounts.ts'
+import type { Logger } from '../../lib/log.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { createPushHandler, type PushHooks } from './push.ts'
@@ -13,7 +14,7 @@ import { createPullStore } from './store.ts'
 export type SyncService = ReturnType<typeof syncService>
 
 export function syncService(
-  { db, pokes }: { db: Db; pokes: PokeClock },
+  { db, log, pokes }: { db: Db; log: Logger; pokes: PokeClock },
   sources: readonly SyncSource[],
   unreadSources: readonly UnreadSource[],
   handlers: MutationHandlers,
@@ -22,7 +23,7 @@ export function syncService(
   const store = createPullStore(db, sources, unreadSources)
   const quietCache = createQuietCache(pokes)
   return {
-    push: createPushHandler(db, handlers, hooks),
+    push: createPushHandler(db, log, handlers, hooks),
     pull: (user: UserRow, query: PullQuery) => pull(store, user.id, query, quietCache),
     close: () => quietCache.close(),
   }
