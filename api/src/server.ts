@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { type AppOptions, createApp, createServices } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { type DB_TIMEOUTS, openDatabase } from './db/client.ts'
+import { type DbTimeouts, openDatabase } from './db/client.ts'
 import type { Deps } from './deps.ts'
 import { syncMaintenanceJob } from './features/sync/maintenance.ts'
 import { createChangeBus } from './lib/change-bus.ts'
@@ -29,11 +29,11 @@ const PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url))
  * that has not finished by then (a query that hangs, a database that does not answer) exits anyway:
  * container runtimes send SIGKILL 10 s after SIGTERM, and no request can keep the process up.
  */
-export const SHUTDOWN_GRACE_MS = 9000
+const SHUTDOWN_GRACE_MS = 8000
 const CLOSE_BUDGET_MS = 3000
 
 /** What only code may set when booting (test servers): the app's options and the database's bounds. */
-export type BootOptions = AppOptions & { dbTimeouts?: typeof DB_TIMEOUTS }
+export type BootOptions = AppOptions & { dbTimeouts?: DbTimeouts }
 
 export async function boot(options: BootOptions = {}): Promise<void> {
   let config: ReturnType<typeof loadConfig>

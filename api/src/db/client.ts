@@ -68,7 +68,7 @@ const MIGRATION_LOCK = 4_201_001
  * migrated one, so each test file skips initdb and the migrations).
  */
 export type DatabaseTarget =
-  | { url: string; timeouts?: typeof DB_TIMEOUTS }
+  | { url: string; timeouts?: DbTimeouts }
   | { pgliteDir: string }
   | { memory: true; loadDataDir?: Blob }
 
@@ -201,7 +201,14 @@ export function sessionOptions(url: string, ...settings: string[]): string {
  * request answers 503 (lib/errors.ts `isDatabaseUnavailable`) instead of holding on for good.
  * Session settings, so a stuck session's locks go with it and the pool heals by itself.
  */
-export const DB_TIMEOUTS = {
+export interface DbTimeouts {
+  connectionMs: number
+  lockMs: number
+  statementMs: number
+  idleInTransactionMs: number
+}
+
+export const DB_TIMEOUTS: Readonly<DbTimeouts> = {
   /** How long a query waits for a free pooled connection. */
   connectionMs: 5000,
   /** How long a statement waits for any lock (the version lock included). */
@@ -210,16 +217,26 @@ export const DB_TIMEOUTS = {
   statementMs: 15_000,
   /** How long a transaction may sit idle between its statements before the server ends the session. */
   idleInTransactionMs: 15_000,
-} as const
+}
 
 /** The session settings of `DB_TIMEOUTS`, for `sessionOptions`. */
-export const timeoutSettings = (t: typeof DB_TIMEOUTS = DB_TIMEOUTS): string[] => [
+export const timeoutSettings = (t: DbTimeouts = DB_TIMEOUTS): string[] => [
   `lock_timeout=${t.lockMs}`,
   `statement_timeout=${t.statementMs}`,
   `idle_in_transaction_session_timeout=${t.idleInTransactionMs}`,
 ]
 
-async function openPostgres(url: string, timeouts: typeof DB_TIMEOUTS = DB_TIMEOUTS): Promise<Database> {
+/**
+ * A connection the server ends while it is checked out (idle in a transaction past
+ * `idleInTransactionMs`, a restart) emits 'error' with no query to take it, and the pool listens
+ * only to idle ones: unheard, that error would take the process down. Heard here, the connection is
+ * left unusable, its next query fails as unavailable (a 503), and the pool drops it on release.
+ */
+function keepCheckedOutErrors(pool: pg.Pool): void {
+  pool.on('connect', (client) => client.on('error', () => {}))
+}
+
+async function openPostgres(url: string, timeouts: DbTimeouts = DB_TIMEOUTS): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -229,6 +246,7 @@ async function openPostgres(url: string, timeouts: typeof DB_TIMEOUTS = DB_TIMEO
   // An idle connection that the server ends (a restart, a failover) is dropped from the pool and
   // replaced on the next query; without a listener, node-postgres would take the process down.
   pool.on('error', () => {})
+  keepCheckedOutErrors(pool)
   const client = await pool.connect()
   try {
     // Migrations wait for another process's and may build big indexes: no bounds for them.
@@ -250,6 +268,7 @@ async function openPostgres(url: string, timeouts: typeof DB_TIMEOUTS = DB_TIMEO
     options: sessionOptions(url, 'plan_cache_mode=force_generic_plan', ...timeoutSettings(timeouts)),
   })
   groupPool.on('error', () => {})
+  keepCheckedOutErrors(groupPool)
   const groupDb = drizzlePg({ client: groupPool, schema }) as unknown as Db
   guardWrites(groupDb, groupPool, ['query', 'connect'], true)
   const listeners = new Set<{ stop(): Promise<void> }>()

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
-import { type Database, dumpPgliteDataDir, MIGRATIONS_DIR, openDatabase } from '../db/client.ts'
+import { type Database, type DbTimeouts, dumpPgliteDataDir, MIGRATIONS_DIR, openDatabase } from '../db/client.ts'
 
 export type Backend = 'pglite' | 'postgres'
 
@@ -73,7 +73,10 @@ async function postgresTemplate(admin: pg.Client, adminUrl: string): Promise<str
   return name
 }
 
-export async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
+export async function openTestDatabase(
+  backend: Backend,
+  options: { timeouts?: DbTimeouts } = {},
+): Promise<TestDatabase> {
   if (backend === 'pglite') return openDatabase({ memory: true, loadDataDir: await pgliteTemplate() })
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set')
@@ -88,7 +91,7 @@ export async function openTestDatabase(backend: Backend): Promise<TestDatabase> 
   }
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  const database = await openDatabase({ url: url.toString() })
+  const database = await openDatabase({ url: url.toString(), timeouts: options.timeouts })
   return {
     ...database,
     url: url.toString(),
