@@ -139,7 +139,10 @@ test('a fresh endpoint refused again is tried only once more, and the failure is
   expect(await screen.findByText(NOTIFICATION_TEXTS.failed)).toBeInTheDocument()
   expect(toggle).not.toBeChecked()
   // The held endpoint, then one fresh one: no third try.
-  expect(app.callsTo('POST /api/push/subscriptions').map((c) => c.body.endpoint)).toEqual([ENDPOINT, `${ENDPOINT}-2`])
+  expect(app.callsTo('POST /api/push/subscriptions').map((c) => c.body)).toEqual([
+    { endpoint: ENDPOINT, keys: KEYS },
+    { endpoint: `${ENDPOINT}-2`, keys: KEYS },
+  ])
   expect(browser.pushManager.subscribe).toHaveBeenCalledOnce()
   expect(app.callsTo('PUT /api/push/preferences')).toEqual([])
 })
