@@ -68,8 +68,9 @@ export interface AppOptions {
   /** How often a live stream sends a keep-alive and checks its token again (default 25 s). */
   streamHeartbeatMs?: number
   /**
-   * Lets outbound fetches (link previews) reach 127.0.0.1 and ::1, for the project's own tests
-   * against local pages. Only code can set it: no environment variable or config file reaches it.
+   * Lets outbound fetches of user-supplied addresses (link previews, push endpoints) reach 127.0.0.1
+   * and ::1, for the project's own tests against local pages. Only code can set it: no environment
+   * variable or config file reaches it. (Providers need none of it: their configured origins are trusted.)
    */
   allowLoopbackFetch?: boolean
   /** How long weather and event search wait for their provider (CONTRACT §6: 5 s); tests shorten it. */
@@ -159,9 +160,16 @@ export function createServices(deps: Deps, options: AppOptions = {}) {
       config: deps.config,
       log: deps.log,
       now: deps.now,
+      // The base URLs are the operator's configuration, not user input (CONTRACT §7): a mirror, a
+      // proxy or a stub on the local network or on 127.0.0.1 is reached, with the same timeout, size
+      // cap and redirect limit; a redirect elsewhere is checked like any address.
       safeFetch: createSafeFetch({
-        allowLoopback: options.allowLoopbackFetch === true,
         timeoutMs: options.providerTimeoutMs ?? 5000,
+        trustedOrigins: [
+          deps.config.weather.baseUrl,
+          deps.config.weather.geocodingUrl,
+          deps.config.ticketmaster.baseUrl,
+        ],
       }),
     }),
     /** The per-minute jobs of the features (server.ts adds them to the scheduler). */

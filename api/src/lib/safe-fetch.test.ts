@@ -389,3 +389,60 @@ describe('with allowLoopback', () => {
     expect(response.body.toString()).toBe('<p>hello</p>')
   })
 })
+
+describe('trusted origins (the providers’ configured base URLs)', () => {
+  test('a trusted origin on 127.0.0.1 is fetched without allowLoopback, redirects within it included', async () => {
+    const safeFetch = createSafeFetch({ trustedOrigins: [`${base}/some/prefix`] })
+    const response = await safeFetch(`${base}/page`)
+    expect(response).toMatchObject({ status: 200, url: `${base}/page` })
+    expect(response.body.toString()).toBe('<p>hello</p>')
+    expect((await safeFetch(`${base}/hops/2`)).body.toString()).toBe('arrived')
+  })
+
+  test('a trusted host name that resolves to a private or loopback address is reached', async () => {
+    const { asked, lookup } = fakeResolver({ 'mirror.lan': ['127.0.0.1'] })
+    const response = await createSafeFetch({ lookup, trustedOrigins: [`http://mirror.lan:${port}`] })(
+      `http://mirror.lan:${port}/page`,
+    )
+    expect(response.status).toBe(200)
+    expect(asked).toEqual(['mirror.lan'])
+  })
+
+  test.each([
+    ['a private address', () => 'http://10.0.0.1/'],
+    ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/'],
+    ['localhost (another origin, loopback)', () => `http://localhost:${port}/page`],
+    ['another port of the same loopback host', () => `http://127.0.0.1:${port + 1}/page`],
+  ])('a redirect from a trusted origin to %s is refused before anything is sent there', async (_what, target) => {
+    const safeFetch = createSafeFetch({ trustedOrigins: [base] })
+    const before = seen.length
+    expect(await reasonOf(safeFetch(`${base}/to?location=${encodeURIComponent(target())}`))).toBe('address')
+    // Only the trusted hop itself reached the server.
+    expect(seen.slice(before)).toEqual(['/to'])
+  })
+
+  test('a redirect from a trusted origin to a name resolving to a private address is refused at connect time', async () => {
+    const { asked, lookup } = fakeResolver({ 'mirror.lan': ['127.0.0.1'], 'inside.lan': ['192.168.1.20'] })
+    const safeFetch = createSafeFetch({ lookup, trustedOrigins: [`http://mirror.lan:${port}`] })
+    const next = encodeURIComponent(`http://inside.lan:${port}/page`)
+    expect(await reasonOf(safeFetch(`http://mirror.lan:${port}/to?location=${next}`))).toBe('address')
+    expect(asked).toEqual(['mirror.lan', 'inside.lan'])
+  })
+
+  test('an address that is not a trusted origin is refused by the same fetch', async () => {
+    const safeFetch = createSafeFetch({ trustedOrigins: [base] })
+    for (const url of [`http://localhost:${port}/page`, `http://[::1]:${port}/page`, 'http://10.0.0.1/'])
+      expect(await reasonOf(safeFetch(url)), url).toBe('address')
+    // The origin is scheme, host and port: https on the same host and port is another one.
+    expect(await reasonOf(safeFetch(`https://127.0.0.1:${port}/page`))).toBe('address')
+  })
+
+  test('the timeout, the size cap and the redirect limit hold for a trusted origin', async () => {
+    const safeFetch = createSafeFetch({ trustedOrigins: [base], timeoutMs: 300, maxBytes: 1024 })
+    expect(await reasonOf(safeFetch(`${base}/slow-headers`))).toBe('timeout')
+    expect(await reasonOf(safeFetch(`${base}/hops/4`))).toBe('redirects')
+    const big = await createSafeFetch({ trustedOrigins: [base], maxBytes: 1024 })(`${base}/big`)
+    expect(big).toMatchObject({ truncated: true })
+    expect(big.body.length).toBe(1024)
+  })
+})

@@ -1,6 +1,7 @@
 /**
  * The one guarded outbound fetch (CONTRACT §7): http(s) only, every address of every hop checked at connect
  * time (so DNS rebinding cannot swap in another one), redirects followed by hand, one timeout, a byte cap.
+ * Origins the operator configured may be trusted: those skip the address check, and only those.
  */
 
 import { promises as dns } from 'node:dns'
@@ -37,6 +38,13 @@ export interface SafeFetchOptions {
   userAgent?: string
   /** Tests inject one; defaults to the system resolver. */
   lookup?: Resolver
+  /**
+   * Origins the operator configured (the providers' base URLs, CONTRACT §7), fetched without the
+   * address refusal: a mirror, a proxy or a stub on the local network or on 127.0.0.1. Only for
+   * configuration, never for an address a user supplies. Every URL whose origin is not one of these,
+   * a redirect's target included, is checked as usual; timeout, size cap and redirect limit hold for all.
+   */
+  trustedOrigins?: readonly string[]
 }
 
 export interface SafeFetchInit {
@@ -75,10 +83,15 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
     userAgent = 'Buble/0.1',
     lookup = systemResolver,
   } = options
+  const trusted = new Set((options.trustedOrigins ?? []).map((origin) => new URL(origin).origin))
   // Host names are resolved only here, at connect time, so the address checked is the address dialled.
   // Sent with undici's `request`, not its `fetch`: the same connection pool without the WHATWG
   // Request and Response built around every call (more than twice the CPU per push, decision 54).
   const dispatcher = new Agent({ connect: { lookup: guardedLookup(lookup, allowLoopback) } })
+  // A pool of its own for the trusted origins: undici pools by origin within an agent, and no
+  // connection of this one is ever used for an address that was not trusted.
+  const trustedDispatcher = trusted.size > 0 ? new Agent({ connect: { lookup: plainLookup(lookup) } }) : dispatcher
+  const check = (raw: string, base?: string) => checkUrl(raw, base, allowLoopback, trusted)
 
   return async function safeFetch(url, init = {}) {
     const signal = AbortSignal.timeout(timeoutMs)
@@ -93,9 +106,10 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
       body: init.body,
     }
     try {
-      let current = checkUrl(url, undefined, allowLoopback)
+      let current = check(url)
       for (let redirects = 0; ; redirects++) {
-        const response = await request(current, { ...hop, signal, dispatcher })
+        const via = trusted.has(current.origin) ? trustedDispatcher : dispatcher
+        const response = await request(current, { ...hop, signal, dispatcher: via })
         const status = response.statusCode
         const headers = headersOf(response.headers)
         const location = REDIRECT_STATUSES.has(status) ? headers.get('location') : null
@@ -108,7 +122,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
         // Not read: dropped with its connection (its destruction reports an abort, heard here).
         response.body.on('error', () => {}).destroy()
         if (redirects >= maxRedirects) throw new SafeFetchError('redirects', `More than ${maxRedirects} redirects`)
-        const next = checkUrl(location, current.href, allowLoopback)
+        const next = check(location, current.href)
         hop = redirected(hop, status, current, next)
         current = next
       }
@@ -128,7 +142,7 @@ export async function assertFetchableUrl(
   options: { allowLoopback?: boolean; lookup?: Resolver; schemes?: readonly string[] } = {},
 ): Promise<URL> {
   const { allowLoopback = false, lookup = systemResolver, schemes = ['http:', 'https:'] } = options
-  const url = checkUrl(raw, undefined, allowLoopback)
+  const url = checkUrl(raw, undefined, allowLoopback, new Set())
   if (!schemes.includes(url.protocol)) throw new SafeFetchError('scheme', `${url.protocol} addresses are not allowed`)
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   if (isIP(host) === 0) {
@@ -197,8 +211,11 @@ function assertAllowed(host: string, addresses: readonly string[], allowLoopback
   }
 }
 
-/** Parses a URL (relative to `base` for a redirect) and refuses a wrong scheme or a refused IP literal. */
-function checkUrl(raw: string, base: string | undefined, allowLoopback: boolean): URL {
+/**
+ * Parses a URL (relative to `base` for a redirect) and refuses a wrong scheme or a refused IP
+ * literal; an IP literal of a trusted origin is not refused.
+ */
+function checkUrl(raw: string, base: string | undefined, allowLoopback: boolean, trusted: ReadonlySet<string>): URL {
   let url: URL
   try {
     url = new URL(raw, base)
@@ -211,7 +228,7 @@ function checkUrl(raw: string, base: string | undefined, allowLoopback: boolean)
   if (url.username || url.password) throw new SafeFetchError('url', 'URLs with credentials are not fetched')
   // An IP literal is dialled without any lookup, so it is checked here; names are checked at connect time.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
-  if (isIP(host) !== 0) assertAllowed(host, [host], allowLoopback)
+  if (isIP(host) !== 0 && !trusted.has(url.origin)) assertAllowed(host, [host], allowLoopback)
   return url
 }
 
@@ -224,6 +241,24 @@ function guardedLookup(resolve: Resolver, allowLoopback: boolean): LookupFunctio
         const first = addresses[0]
         if (!first) throw new SafeFetchError('network', `${hostname} has no IPv${family} address`)
         if (options.all) callback(null, addresses)
+        else callback(null, first.address, first.family)
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, ''))
+  }
+}
+
+/** A `net` lookup through the same resolver, without the address check: for trusted origins only. */
+function plainLookup(resolve: Resolver): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family
+    resolve(hostname)
+      .then((all) => {
+        const wanted = (family === 4 || family === 6 ? all.filter((entry) => entry.family === family) : all).map(
+          (entry) => ({ address: entry.address, family: entry.family }),
+        )
+        const first = wanted[0]
+        if (!first) throw new SafeFetchError('network', `${hostname} has no address`)
+        if (options.all) callback(null, wanted)
         else callback(null, first.address, first.family)
       })
       .catch((err: NodeJS.ErrnoException) => callback(err, ''))

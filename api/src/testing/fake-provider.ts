@@ -3,15 +3,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** JSON to send with 200, or a full answer: another status, a raw body, or no answer at all. */
-export type ProviderReply = unknown | { status?: number; raw?: string; hang?: true; body?: unknown }
+/** JSON to send with 200, or a full answer: another status, headers (a redirect's Location), a raw body, or no answer at all. */
+export type ProviderReply =
+  | unknown
+  | { status?: number; headers?: Record<string, string>; raw?: string; hang?: true; body?: unknown }
 
 export interface ProviderRequest {
   path: string
   query: Record<string, string>
 }
 
-const isFull = (reply: unknown): reply is { status?: number; raw?: string; hang?: true; body?: unknown } =>
+const isFull = (
+  reply: unknown,
+): reply is { status?: number; headers?: Record<string, string>; raw?: string; hang?: true; body?: unknown } =>
   typeof reply === 'object' && reply !== null && ('status' in reply || 'raw' in reply || 'hang' in reply)
 
 export async function startFakeProvider() {
@@ -33,7 +37,8 @@ export async function startFakeProvider() {
     }
     const status = isFull(reply) ? (reply.status ?? 200) : 200
     const body = isFull(reply) ? (reply.raw ?? JSON.stringify(reply.body ?? {})) : JSON.stringify(reply)
-    res.writeHead(status, { 'content-type': 'application/json' }).end(body)
+    const headers = isFull(reply) ? reply.headers : undefined
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

@@ -3,7 +3,7 @@
  * for permission (only ever from a click), subscribing with the server's VAPID key, and undoing it.
  */
 
-import type { ApiClient } from '../session/api-client.ts'
+import { type ApiClient, ApiError } from '../session/api-client.ts'
 
 export type PushSupport =
   /** PushManager and notifications exist: the switch works. */
@@ -37,13 +37,24 @@ export async function enablePush(api: Api): Promise<void> {
   const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission()
   if (permission !== 'granted') throw new PushDeniedError(permission)
   const { publicKey } = await api.get<{ publicKey: string }>('/push/vapid-public-key')
-  const registration = await navigator.serviceWorker.ready
-  const subscription =
-    (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }))
+  const { pushManager } = await navigator.serviceWorker.ready
+  const fresh = () => pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey })
+  const subscription = (await pushManager.getSubscription()) ?? (await fresh())
+  try {
+    await register(api, subscription)
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 409)) throw err
+    // The server keeps this endpoint for the account that registered it (someone who used this
+    // browser before): drop it and register a new one, once; a second refusal is shown.
+    await subscription.unsubscribe()
+    await register(api, await fresh())
+  }
+  await api.put('/push/preferences', { enabled: true })
+}
+
+async function register(api: Api, subscription: PushSubscription): Promise<void> {
   const { endpoint, keys } = subscription.toJSON()
   await api.post('/push/subscriptions', { endpoint, keys })
-  await api.put('/push/preferences', { enabled: true })
 }
 
 /** Turns push off for the account and forgets this device's subscription. */

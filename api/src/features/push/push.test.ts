@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { pushSubscriptions, users } from '../../db/schema.ts'
 import { backends, runElsewhere, type TestDatabase } from '../../testing/databases.ts'
 import { createHarness, type Harness, uniqueEmail } from '../../testing/harness.ts'
-import { pushService } from './service.ts'
+import { PUSH_MESSAGES, pushService } from './service.ts'
 
 /**
  * Web Push (CONTRACT §5, §7) against a local push service on 127.0.0.1 that checks the VAPID JWT
@@ -380,7 +380,7 @@ describe.each(backends())('web push on %s', (backend) => {
     const buble = await createBuble(alice, 'Garden')
     const other = await createBuble(alice, 'Other')
     await join(alice, bob, buble.id)
-    await subscribe(bob, '/bob-3')
+    await subscribe(bob, '/bob-muted')
     service.received.length = 0
 
     const mute = await h.call('PUT', `/api/push/mutes/${buble.id}`, { token: bob.token, body: { muted: true } })
@@ -403,7 +403,7 @@ describe.each(backends())('web push on %s', (backend) => {
 
     await h.call('PUT', '/api/push/preferences', { token: bob.token, body: { enabled: true } })
     await post(alice, buble.id, 'Back on')
-    expect(service.received.map((r) => r.path)).toEqual(['/bob-3'])
+    expect(service.received.map((r) => r.path)).toEqual(['/bob-muted'])
 
     // A buble the caller is not in is not found.
     const notMine = await h.call('PUT', `/api/push/mutes/${other.id}`, { token: bob.token, body: { muted: true } })
@@ -563,6 +563,51 @@ describe.each(backends())('web push on %s', (backend) => {
     const mine = await h.call('DELETE', '/api/push/subscriptions', { token: bob.token, body: { endpoint } })
     expect(mine.status).toBe(204)
     expect(await subscriptionOf('/bob-4')).toBeUndefined()
+  })
+
+  test('an endpoint another user registered is a 409 that names no one, and stays theirs; its owner may refresh its keys', async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const carol = await user('Carol')
+    const buble = await createBuble(alice, 'Secret Garden')
+    await join(alice, bob, buble.id)
+    await join(alice, carol, buble.id)
+    await h.services.pushSending.idle()
+    await subscribe(bob, '/shared-1')
+    const endpoint = `${service.origin}/shared-1`
+    const before = await subscriptionOf('/shared-1')
+
+    // Carol, now using Bob's browser, sends the endpoint it still holds.
+    const taken = await h.call('POST', '/api/push/subscriptions', {
+      token: carol.token,
+      body: { endpoint, keys: newDeviceKeys().keys },
+    })
+    const refusal = await taken.json()
+    expect({ status: taken.status, body: refusal }).toEqual({
+      status: 409,
+      body: { code: 'CONFLICT', message: PUSH_MESSAGES.endpointTaken },
+    })
+    expect(JSON.stringify(refusal)).not.toMatch(/Bob|bob|@example/)
+    expect(JSON.stringify(refusal)).not.toContain(bob.id)
+    expect(await subscriptionOf('/shared-1')).toEqual(before)
+
+    // Bob subscribing the same endpoint again refreshes its keys, on the same row.
+    const bobDevice = newDeviceKeys()
+    const again = await h.call('POST', '/api/push/subscriptions', {
+      token: bob.token,
+      body: { endpoint, keys: bobDevice.keys },
+    })
+    expect(again.status).toBe(201)
+    const refreshed = await subscriptionOf('/shared-1')
+    expect(refreshed).toMatchObject({ id: before!.id, userId: bob.id, p256dh: bobDevice.keys.p256dh })
+
+    // What reaches that endpoint is Bob's, readable with his new keys, and nothing is Carol's.
+    service.received.length = 0
+    await post(alice, buble.id, 'Meet at the gate')
+    expect(service.received.map((r) => r.path)).toEqual(['/shared-1'])
+    expect(JSON.parse(decrypt(service.received[0]!.body, bobDevice))).toMatchObject({ body: 'Meet at the gate' })
+    const carolRows = await h.database.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, carol.id))
+    expect(carolRows).toEqual([])
   })
 
   test('the subscription calls need a sign-in', async () => {

@@ -10,7 +10,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { memberships, pushMutes, pushSubscriptions, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
-import { validationError } from '../../lib/errors.ts'
+import { conflict, validationError } from '../../lib/errors.ts'
 import { requireMembership } from '../../lib/memberships.ts'
 import { assertFetchableUrl, type Resolver, SafeFetchError } from '../../lib/safe-fetch.ts'
 
@@ -34,6 +34,11 @@ const P256DH = /^[A-Za-z0-9_-]{86,87}={0,2}$/
 const AUTH = /^[A-Za-z0-9_-]{22}={0,2}$/
 
 const endpointError = (message: string) => validationError([{ path: ['endpoint'], message }])
+
+export const PUSH_MESSAGES = {
+  /** Says nothing of whose it is: the browser answers it by subscribing afresh, with a new endpoint. */
+  endpointTaken: 'This push subscription cannot be used. Subscribe this device again.',
+} as const
 
 export type PushService = ReturnType<typeof pushService>
 
@@ -65,7 +70,11 @@ export function pushService(deps: Deps, options: PushOptions = {}, hooks: PushSe
   return {
     checkEndpoint,
 
-    /** Stores (or takes over) a device's subscription for the caller. */
+    /**
+     * Stores a device's subscription for the caller, or refreshes the keys of one they already hold.
+     * An endpoint another user registered is a 409: it names one browser, and moving it (or sharing
+     * it) would push one account's buble names and texts to whoever uses that browser now.
+     */
     async subscribe(user: UserRow, body: PushSubscriptionBody): Promise<void> {
       const p256dh = body.keys.p256dh.replace(/=+$/, '')
       const auth = body.keys.auth.replace(/=+$/, '')
@@ -79,14 +88,18 @@ export function pushService(deps: Deps, options: PushOptions = {}, hooks: PushSe
       if (!AUTH.test(auth))
         throw validationError([{ path: ['keys', 'auth'], message: 'keys.auth must be a 16-byte secret' }])
       await checkEndpoint(body.endpoint)
-      // An endpoint names one browser: whoever subscribes it last (signed in there) owns it.
-      await db
+      // One statement, so two accounts racing for one endpoint cannot both win: the update runs only
+      // on the caller's own row, and no row back means the endpoint is someone else's.
+      const stored = await db
         .insert(pushSubscriptions)
         .values({ id: uuidv7(), userId: user.id, endpoint: body.endpoint, p256dh, auth, createdAt: now() })
         .onConflictDoUpdate({
           target: pushSubscriptions.endpoint,
-          set: { userId: user.id, p256dh, auth, lastSuccessAt: null },
+          set: { p256dh, auth, lastSuccessAt: null },
+          setWhere: eq(pushSubscriptions.userId, user.id),
         })
+        .returning({ id: pushSubscriptions.id })
+      if (stored.length === 0) throw conflict(PUSH_MESSAGES.endpointTaken)
       hooks.audienceChanged()
     },
 

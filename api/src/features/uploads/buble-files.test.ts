@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
@@ -8,6 +7,16 @@ import { uploads } from '../../db/schema.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 import { backends } from '../../testing/databases.ts'
 import { createHarness, type Harness, type TestResponse } from '../../testing/harness.ts'
+import {
+  box,
+  GPS,
+  mp4Layout,
+  PERSONAL,
+  phoneMp4,
+  recordedWebm,
+  seekableWebm,
+  u32,
+} from '../../testing/video-fixtures.ts'
 import { IMAGE_MAX_SIDE, isBubleFile, UPLOAD_MESSAGES } from './service.ts'
 
 const MB = 1024 * 1024
@@ -39,40 +48,8 @@ const animatedGif = async (frames: number) => {
     .toBuffer()
 }
 
-/** The start of a WebM file (EBML header with DocType "webm", then a Segment), padded with noise. */
-const webm = (padding = 4000) =>
-  Buffer.concat([
-    Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex'),
-    Buffer.from('1853806701ffffffffffffff', 'hex'),
-    randomBytes(padding),
-  ])
-
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4)
-  b.writeUInt32BE(n)
-  return b
-}
-const box = (type: string | Buffer, ...payload: (string | Buffer)[]) => {
-  const body = Buffer.concat(payload.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : p)))
-  return Buffer.concat([u32(8 + body.length), typeof type === 'string' ? Buffer.from(type, 'latin1') : type, body])
-}
-const PHONE_GPS = '+59.3293+018.0686/'
-/** A small MP4 shaped like a phone's: a GPS position in moov/udta/©xyz, the phone's model in moov/meta and a track's udta. */
-const phoneMp4 = () => {
-  const mdat = box('mdat', randomBytes(3000))
-  const file = Buffer.concat([
-    box('ftyp', 'isom', u32(0x200), 'isomiso2avc1mp41'),
-    box(
-      'moov',
-      box('mvhd', Buffer.alloc(100)),
-      box('trak', box('tkhd', Buffer.alloc(84)), box('udta', box('name', 'Pixel of Ada'))),
-      box('udta', box(Buffer.from([0xa9, 0x78, 0x79, 0x7a]), u32(0x0012_15c7), PHONE_GPS)),
-      box('meta', u32(0), box('hdlr', Buffer.alloc(25)), box('ilst', 'com.android.model Pixel 9')),
-    ),
-    mdat,
-  ])
-  return { file, mdat }
-}
+/** A WebM as MediaRecorder writes it, without metadata. */
+const webm = () => recordedWebm({ withTags: false }).file
 
 type User = { token: string; id: string }
 
@@ -362,7 +339,7 @@ describe.each(backends())('buble files on %s', (backend) => {
         'PAYLOAD_TOO_LARGE',
         UPLOAD_MESSAGES.imageTooLarge,
       )
-      const video = Buffer.concat([webm(0), Buffer.alloc(50 * MB + 1)])
+      const video = Buffer.concat([webm(), Buffer.alloc(50 * MB + 1)])
       await expectRefused(
         await post('story', owner.token, formWith(video, 'big.webm', 'video/webm', bubleId)),
         413,
@@ -448,18 +425,47 @@ describe.each(backends())('buble files on %s', (backend) => {
       await expectRefused(await fetchFile(body.url, stranger.token, { range: 'bytes=0-9' }), 404, 'NOT_FOUND')
     })
 
-    test("an MP4 story keeps its frames byte for byte, but the phone's GPS and model are blanked", async () => {
+    test("an MP4 story keeps its frames byte for byte, but the phone's GPS (udta, meta, XMP uuid, a GPS track) and model are blanked", async () => {
       const { owner, member, bubleId } = await scene()
-      const { file, mdat } = phoneMp4()
-      expect(file.includes(Buffer.from(PHONE_GPS))).toBe(true)
+      const { file, mdat, videoChunks } = phoneMp4()
+      expect(file.includes(Buffer.from(GPS))).toBe(true)
       const body = await uploadOk('story', owner.token, formWith(file, 'clip.mp4', 'video/mp4', bubleId))
       expect(body.media_type).toBe('video')
       const served = await fetchBytes(body.url, member.token)
       expect(served.length).toBe(file.length)
-      expect(served.subarray(served.length - mdat.length).equals(mdat)).toBe(true)
-      for (const text of [PHONE_GPS, 'Pixel of Ada', 'Pixel 9', 'udta'])
-        expect(served.includes(Buffer.from(text))).toBe(false)
+      // Nothing moved: the mdat where it was, with the video's chunks at the offsets the moov gives.
+      expect(served.indexOf(mdat.subarray(0, 8))).toBe(file.indexOf(mdat.subarray(0, 8)))
+      for (const chunk of videoChunks)
+        expect(served.subarray(chunk.start, chunk.start + chunk.bytes.length).equals(chunk.bytes)).toBe(true)
+      expect(mp4Layout(served).map((b) => b.type)).toEqual(['ftyp', 'free', 'moov', 'free', 'mdat'])
+      for (const text of [...PERSONAL, 'udta', 'xmpmeta']) expect(served.includes(Buffer.from(text)), text).toBe(false)
       expect(await fileTypeFromBuffer(served)).toEqual({ ext: 'mp4', mime: 'video/mp4' })
+    })
+
+    test('a WebM story loses its Tags (LOCATION), Title and track name; its clusters are byte for byte the same', async () => {
+      const { owner, member, bubleId } = await scene()
+      const { file, kept } = seekableWebm()
+      expect(file.includes(Buffer.from(GPS))).toBe(true)
+      const body = await uploadOk('story', owner.token, formWith(file, 'clip.webm', 'video/webm', bubleId))
+      expect(body.media_type).toBe('video')
+      expect(await rowOf(body.url)).toMatchObject({ contentType: 'video/webm', size: file.length })
+      const served = await fetchBytes(body.url, member.token)
+      expect(served.length).toBe(file.length)
+      for (const text of PERSONAL) expect(served.includes(Buffer.from(text)), text).toBe(false)
+      for (const part of [kept.cluster, kept.cues])
+        expect(served.subarray(part.start, part.end).equals(file.subarray(part.start, part.end))).toBe(true)
+      expect(await fileTypeFromBuffer(served)).toEqual({ ext: 'webm', mime: 'video/webm' })
+    })
+
+    test('a WebM whose elements do not add up is a 415', async () => {
+      const { owner, bubleId } = await scene()
+      const broken = seekableWebm().file.subarray(0, 400)
+      await expectRefused(
+        await post('story', owner.token, formWith(broken, 'b.webm', 'video/webm', bubleId)),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        UPLOAD_MESSAGES.unreadableVideo,
+      )
     })
 
     test('an MP4 whose boxes do not add up is a 415', async () => {

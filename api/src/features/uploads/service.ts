@@ -16,6 +16,7 @@ import type { UserRow } from '../../lib/accounts.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { findMembership, requireMembership } from '../../lib/memberships.ts'
 import { isStorageKey, SECURE_URL_PREFIX } from '../../lib/storage.ts'
+import { blankMp4Metadata, blankWebmMetadata } from './video-metadata.ts'
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif'])
 const VIDEO_EXTENSIONS: Record<string, string> = { 'video/mp4': 'mp4', 'video/webm': 'webm' }
@@ -80,37 +81,6 @@ const encodeBubleImage = (bytes: Uint8Array, mime: string) =>
     image.resize(IMAGE_MAX_SIDE, IMAGE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }),
   )
 
-const FREE = new TextEncoder().encode('free')
-
-/**
- * Blanks the MP4 boxes that carry user data (`udta` holds a phone's `©xyz` GPS position, `meta`
- * the make and model) by turning them into zeroed `free` boxes of the same size: nothing moves, so
- * the sample offsets stay right. Answers false when the box structure does not add up.
- */
-function blankMp4Metadata(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  for (let at = start; at < end; ) {
-    if (at + 8 > end) return false
-    let size = view.getUint32(at)
-    let header = 8
-    if (size === 1) {
-      if (at + 16 > end) return false
-      size = Number(view.getBigUint64(at + 8))
-      header = 16
-    } else if (size === 0) size = end - at // the last box runs to the end
-    if (size < header || at + size > end) return false
-    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8))
-    if (type === 'moov' || type === 'trak') {
-      if (!blankMp4Metadata(bytes, at + header, at + size)) return false
-    } else if (type === 'udta' || type === 'meta') {
-      bytes.set(FREE, at + 4)
-      bytes.fill(0, at + header, at + size)
-    }
-    at += size
-  }
-  return true
-}
-
 export function uploadsService({ db, storage, log, now }: Deps) {
   /** Checks the file is there and within `maxBytes`, then judges its type by the bytes. */
   async function readUpload(file: File | undefined, maxBytes: number, tooLarge: string) {
@@ -170,7 +140,7 @@ export function uploadsService({ db, storage, log, now }: Deps) {
       return { url }
     },
 
-    /** A story's picture (treated as uploadImage does) or video (MP4 or WebM, kept as sent but for MP4 user data). */
+    /** A story's picture (treated as uploadImage does) or video (MP4 or WebM, kept as sent but for its metadata). */
     async uploadStory(user: UserRow, args: BubleUploadArgs): Promise<{ url: string; media_type: MediaType }> {
       const bubleId = await requireBubleMember(user, args.buble_id)
       const { bytes, mime } = await readUpload(args.file, LIMITS.videoBytes, UPLOAD_MESSAGES.storyTooLarge)
@@ -182,10 +152,10 @@ export function uploadsService({ db, storage, log, now }: Deps) {
       }
       const ext = mime && VIDEO_EXTENSIONS[mime]
       if (!mime || !ext) throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.notStoryMedia)
-      // No ffmpeg here, so a video is not re-encoded. MP4 user data (where phones put GPS) is blanked;
-      // WebM comes from browsers' MediaRecorder, which writes no location, and is stored as sent.
-      if (mime === 'video/mp4' && !blankMp4Metadata(bytes))
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.unreadableVideo)
+      // No ffmpeg here, so a video is not re-encoded: what playback does not need (where phones and
+      // editors put GPS) is blanked in place, and a file whose structure does not add up is refused.
+      const blank = mime === 'video/mp4' ? blankMp4Metadata : blankWebmMetadata
+      if (!blank(bytes)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.unreadableVideo)
       return { url: await store({ ...row, contentType: mime }, ext, bytes), media_type: 'video' }
     },
 

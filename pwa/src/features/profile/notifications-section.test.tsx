@@ -17,17 +17,29 @@ function stubPushBrowser({ permission = 'default', answer = 'granted', subscribe
       return answer
     }),
   }
-  const subscription = {
-    endpoint: ENDPOINT,
-    toJSON: () => ({ endpoint: ENDPOINT, keys: KEYS }),
-    unsubscribe: vi.fn(async () => true),
+  // A browser keeps one subscription (subscribe answers it again); once unsubscribed, the next has a new endpoint.
+  let made = 0
+  const newSubscription = () => {
+    const endpoint = made++ === 0 ? ENDPOINT : `${ENDPOINT}-${made}`
+    const one = {
+      endpoint,
+      toJSON: () => ({ endpoint, keys: KEYS }),
+      unsubscribe: vi.fn(async () => {
+        if (current === one) current = null
+        return true
+      }),
+    }
+    return one
   }
-  let current = subscribed ? subscription : null
+  const subscription = newSubscription()
+  let current: typeof subscription | null = subscribed ? subscription : null
+  let unused: typeof subscription | null = subscribed ? null : subscription
   const pushManager = {
     getSubscription: vi.fn(async () => current),
     subscribe: vi.fn(async () => {
-      current = subscription
-      return subscription
+      current ??= unused ?? newSubscription()
+      unused = null
+      return current
     }),
   }
   vi.stubGlobal('Notification', notification)
@@ -72,6 +84,67 @@ test('permission is asked only after the switch is clicked; the subscription is 
   })
   expect(app.callsTo('POST /api/push/subscriptions').map((c) => c.body)).toEqual([{ endpoint: ENDPOINT, keys: KEYS }])
   expect(app.callsTo('PUT /api/push/preferences').map((c) => c.body)).toEqual([{ enabled: true }])
+})
+
+test('an endpoint the server keeps for another account is dropped: the browser subscribes afresh and registers the new one', async () => {
+  // Someone else enabled push in this browser before; its subscription is still there.
+  const browser = stubPushBrowser({ subscribed: true })
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: {
+      ...profile,
+      'GET /api/push/vapid-public-key': json(200, { publicKey: 'BVapidKey' }),
+      'POST /api/push/subscriptions': [
+        json(409, { code: 'CONFLICT', message: 'This push subscription cannot be used. Subscribe this device again.' }),
+        json(201, { endpoint: `${ENDPOINT}-2` }),
+      ],
+      'PUT /api/push/preferences': json(200, { enabled: true, muted: [] }),
+    },
+  })
+  const toggle = await screen.findByRole('switch', { name: 'Push notifications on this device' })
+  await waitFor(() => expect(toggle).toBeEnabled())
+  expect(toggle).not.toBeChecked()
+  await app.user.click(toggle)
+  await waitFor(() => expect(toggle).toBeChecked())
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+  expect(app.callsTo('POST /api/push/subscriptions').map((c) => c.body)).toEqual([
+    { endpoint: ENDPOINT, keys: KEYS },
+    { endpoint: `${ENDPOINT}-2`, keys: KEYS },
+  ])
+  expect(browser.subscription.unsubscribe).toHaveBeenCalled()
+  expect(await browser.pushManager.getSubscription()).toMatchObject({ endpoint: `${ENDPOINT}-2` })
+  expect(app.callsTo('PUT /api/push/preferences').map((c) => c.body)).toEqual([{ enabled: true }])
+})
+
+test('a fresh endpoint refused again is tried only once more, and the failure is shown', async () => {
+  const browser = stubPushBrowser({ subscribed: true })
+  const refused = json(409, {
+    code: 'CONFLICT',
+    message: 'This push subscription cannot be used. Subscribe this device again.',
+  })
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: {
+      ...profile,
+      'GET /api/push/vapid-public-key': json(200, { publicKey: 'BVapidKey' }),
+      'POST /api/push/subscriptions': refused,
+    },
+  })
+  const toggle = await screen.findByRole('switch', { name: 'Push notifications on this device' })
+  await waitFor(() => expect(toggle).toBeEnabled())
+  expect(toggle).not.toBeChecked()
+  await app.user.click(toggle)
+  expect(await screen.findByText(NOTIFICATION_TEXTS.failed)).toBeInTheDocument()
+  expect(toggle).not.toBeChecked()
+  // The held endpoint, then one fresh one: no third try.
+  expect(app.callsTo('POST /api/push/subscriptions').map((c) => c.body)).toEqual([
+    { endpoint: ENDPOINT, keys: KEYS },
+    { endpoint: `${ENDPOINT}-2`, keys: KEYS },
+  ])
+  expect(browser.pushManager.subscribe).toHaveBeenCalledOnce()
+  expect(app.callsTo('PUT /api/push/preferences')).toEqual([])
 })
 
 test('a refusal says how to allow notifications again and subscribes nothing', async () => {
