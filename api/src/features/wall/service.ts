@@ -27,8 +27,8 @@ export type { Created }
 
 /** What the wall asks of the rest of the app: whether a file may be shown in a buble, forgetting files, previews. */
 export interface WallHooks {
-  /** True when `url` is an image uploaded into `bubleId`. */
-  isBubleImage(exec: Executor, url: string, bubleId: string): Promise<boolean>
+  /** True when `url` is an image `ownerId` uploaded into `bubleId`: only its uploader may attach a file. */
+  isBubleImage(exec: Executor, url: string, bubleId: string, ownerId: string): Promise<boolean>
   /** Removes stored files once the rows naming them are gone (after commit). */
   forgetFiles(urls: readonly (string | null | undefined)[]): Promise<void>
   /** A post linking to `url` was saved: fetch its preview in the background. */
@@ -192,7 +192,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           if (!existing) throw conflict(ID_IN_USE)
           return { value: await loadPost(w.tx, id), created: false }
         }
-        if (body.image_url && !(await hooks.isBubleImage(w.tx, body.image_url, bubleId)))
+        if (body.image_url && !(await hooks.isBubleImage(w.tx, body.image_url, bubleId, user.id)))
           throw new AppError('VALIDATION_ERROR', 'image_url must be an image uploaded to this buble', [
             { path: 'image_url', message: 'image_url must be an image uploaded to this buble' },
           ])
