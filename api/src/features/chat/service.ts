@@ -146,7 +146,9 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
       db,
       async (w) => {
         await requireMembership(w.tx, bubleId, user.id)
-        if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id)) === 'existing')
+        // The message sent with this id, only while it is in this buble (of which the caller is a member).
+        const here = eq(chatMessages.bubleId, bubleId)
+        if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id, here)) === 'existing')
           return { id, created: false }
         await checkSend(w.tx, bubleId, user.id, body)
         const version = await w.takeVersion()

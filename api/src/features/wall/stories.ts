@@ -11,8 +11,8 @@ import type { Executor } from '../../db/client.ts'
 import { stories } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
-import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { claimTableRowId } from '../../lib/entity-ids.ts'
+import { AppError, forbidden, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { actorOf, requireMembership } from '../../lib/memberships.ts'
 import { syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
@@ -55,11 +55,10 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
       return syncWrite(db, async (w) => {
         await requireMembership(w.tx, body.buble_id, user.id)
         const id = body.id ?? uuidv7()
-        if ((await claimId(w.tx, id, 'story', user.id)) === 'existing') {
-          const [existing] = await w.tx.select({ id: stories.id }).from(stories).where(eq(stories.id, id)).limit(1)
-          if (!existing) throw conflict(ID_IN_USE)
+        // The story made with this id, only while it is in this buble (of which the caller is a member).
+        const here = eq(stories.bubleId, body.buble_id)
+        if ((await claimTableRowId(w.tx, stories, id, 'story', user.id, here)) === 'existing')
           return { value: await loadStory(w.tx, id), created: false }
-        }
         if (!(await hooks.isBubleStoryFile(w.tx, body.media_url, body.buble_id, user.id, body.media_type)))
           throw new AppError('VALIDATION_ERROR', WALL_MESSAGES.badMedia, [
             { path: 'media_url', message: WALL_MESSAGES.badMedia },
