@@ -11,9 +11,9 @@ import type { Tx } from '../../db/client.ts'
 import { bubles, memberships } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { AccountDeletionStep, ProfileChangeStep, UserRow } from '../../lib/accounts.ts'
-import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
+import { claimRowId } from '../../lib/entity-ids.ts'
 import { conflict, forbidden } from '../../lib/errors.ts'
-import { actorOf, requireMembership } from '../../lib/memberships.ts'
+import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { createMemberListCache, type MemberList } from './member-list-cache.ts'
@@ -122,12 +122,11 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
     create(user: UserRow, args: CreateBubleBody): Promise<{ buble: Buble; created: boolean }> {
       return syncWrite(db, async (w) => {
         const id = args.id ?? uuidv7()
-        if ((await claimId(w.tx, id, 'buble', user.id)) === 'existing') {
-          const [existing] = await w.tx.select({ id: bubles.id }).from(bubles).where(eq(bubles.id, id)).limit(1)
-          // Made with this id and deleted since: the id is spent.
-          if (!existing) throw conflict(ID_IN_USE)
+        // The buble made with this id, only while the caller is still a member: deleted since, or
+        // left (handed over first), the id is spent and its buble is not theirs to read.
+        const stillMember = async () => (await findMembership(w.tx, id, user.id)) !== undefined
+        if ((await claimRowId(w.tx, id, 'buble', user.id, stillMember)) === 'existing')
           return { buble: await loadBuble(w.tx, id, user.id), created: false }
-        }
         return { buble: await insertBuble(w, user, id, args.name), created: true }
       })
     },

@@ -114,8 +114,8 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     w.changed(message.bubleId, 'chat_message')
   }
 
-  /** Refuses a reply to a message of another buble (or none) and an image not uploaded into this buble. */
-  async function checkSend(tx: Executor, bubleId: string, body: SendMessageBody): Promise<void> {
+  /** Refuses a reply to a message of another buble (or none) and an image the sender did not upload into this buble. */
+  async function checkSend(tx: Executor, bubleId: string, senderId: string, body: SendMessageBody): Promise<void> {
     if (body.reply_to_id) {
       const [original] = await tx
         .select({ id: chatMessages.id })
@@ -124,7 +124,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
         .limit(1)
       if (!original) throw validationError([{ path: ['reply_to_id'], message: CHAT_MESSAGES.replyNotInBuble }])
     }
-    if (body.image_url && !(await hooks.isBubleImage(tx, body.image_url, bubleId)))
+    if (body.image_url && !(await hooks.isBubleImage(tx, body.image_url, bubleId, senderId)))
       throw validationError([{ path: ['image_url'], message: CHAT_MESSAGES.badImage }])
   }
 
@@ -146,9 +146,11 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
       db,
       async (w) => {
         await requireMembership(w.tx, bubleId, user.id)
-        if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id)) === 'existing')
+        // The message sent with this id, only while it is in this buble (of which the caller is a member).
+        const here = eq(chatMessages.bubleId, bubleId)
+        if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id, here)) === 'existing')
           return { id, created: false }
-        await checkSend(w.tx, bubleId, body)
+        await checkSend(w.tx, bubleId, user.id, body)
         const version = await w.takeVersion()
         await w.tx.insert(chatMessages).values({
           id,

@@ -18,7 +18,7 @@ import { bubles, eventRsvps, events } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
-import { type Created, claimRowId } from '../../lib/entity-ids.ts'
+import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
 import { forbidden, notFound } from '../../lib/errors.ts'
 import { actorOf, type MembershipRow, requireMembership, requireMembershipOr } from '../../lib/memberships.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
@@ -79,9 +79,8 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
         const me = await requireMembership(w.tx, bubleId, user.id)
         if (!can(actorOf(me), 'event.create')) throw forbidden(EVENT_MESSAGES.notAllowedToCreate)
         const id = body.id ?? uuidv7()
-        const exists = async () =>
-          (await w.tx.select({ id: events.id }).from(events).where(eq(events.id, id)).limit(1)).length > 0
-        if ((await claimRowId(w.tx, id, 'event', user.id, exists)) === 'existing')
+        // The event made with this id, only while it is in this buble (of which the caller is a member).
+        if ((await claimTableRowId(w.tx, events, id, 'event', user.id, eq(events.bubleId, bubleId))) === 'existing')
           return { value: await loadEvent(w.tx, id), created: false }
         const version = await w.takeVersion()
         const at = now()

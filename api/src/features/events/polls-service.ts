@@ -14,7 +14,7 @@ import { pollOptions, polls, pollVotes } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
-import { type Created, claimRowId } from '../../lib/entity-ids.ts'
+import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
 import { forbidden, notFound, validationError } from '../../lib/errors.ts'
 import { actorOf, type MembershipRow, requireMembership, requireMembershipOr } from '../../lib/memberships.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
@@ -105,9 +105,8 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
         const me = await requireMembership(w.tx, bubleId, user.id)
         if (!can(actorOf(me), 'poll.create')) throw forbidden(POLL_MESSAGES.notAllowedToCreate)
         const id = body.id ?? uuidv7()
-        const exists = async () =>
-          (await w.tx.select({ id: polls.id }).from(polls).where(eq(polls.id, id)).limit(1)).length > 0
-        if ((await claimRowId(w.tx, id, 'poll', user.id, exists)) === 'existing')
+        // The poll made with this id, only while it is in this buble (of which the caller is a member).
+        if ((await claimTableRowId(w.tx, polls, id, 'poll', user.id, eq(polls.bubleId, bubleId))) === 'existing')
           return { value: await loadPoll(w.tx, id, user.id), created: false }
         const version = await w.takeVersion()
         await w.tx.insert(polls).values({

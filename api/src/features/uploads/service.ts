@@ -5,7 +5,7 @@
 
 import { isUuid } from '@buble/shared/bubles'
 import { LIMITS } from '@buble/shared/constants'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp, { type Sharp } from 'sharp'
 import { v4 as uuidv4 } from 'uuid'
@@ -15,7 +15,9 @@ import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { findMembership, requireMembership } from '../../lib/memberships.ts'
+import { rowsOf } from '../../lib/sql-json.ts'
 import { isStorageKey, SECURE_URL_PREFIX } from '../../lib/storage.ts'
+import { UNNAMED_UPLOAD } from '../wall/files.ts'
 import { blankMp4Metadata, blankWebmMetadata } from './video-metadata.ts'
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif'])
@@ -173,18 +175,35 @@ export function uploadsService({ db, storage, log, now }: Deps) {
     },
 
     /**
-     * Forgets the buble files (images, stories) behind these urls: rows and stored files. Other urls,
-     * nulls and avatars are ignored. Never throws: it runs after the owning row is gone, and a file
-     * left behind is only logged.
+     * Forgets the buble files (images, stories) behind these urls that no post, story or chat
+     * message names any more: rows and stored files. A file another row still names stays (its
+     * uploader may show it in several). Other urls, nulls and avatars are ignored. Never throws: it
+     * runs after the owning row is gone, and a file left behind is only logged.
      */
     async forgetFiles(urls: readonly (string | null | undefined)[]): Promise<void> {
       const keys = [...new Set(urls.map(keyOfUrl).filter((key) => key !== undefined))]
       if (keys.length === 0) return
       try {
-        const gone = await db
-          .delete(uploads)
-          .where(and(inArray(uploads.key, keys), inArray(uploads.kind, BUBLE_KINDS)))
-          .returning({ key: uploads.key })
+        const gone = await db.transaction(async (tx) => {
+          // Held first (in key order), then the rows naming them are looked for in a statement of its
+          // own: an attach holding one of them (`for key share`, wall/files.ts) has committed by then
+          // and its row is seen, and an attach coming later waits and then finds the upload gone.
+          const held = await tx
+            .select({ key: uploads.key })
+            .from(uploads)
+            .where(and(inArray(uploads.key, keys), inArray(uploads.kind, BUBLE_KINDS)))
+            .orderBy(uploads.key)
+            .for('update')
+          if (held.length === 0) return []
+          return rowsOf<{ key: string }>(
+            await tx.execute(sql`delete from uploads u
+              where u.key in (${sql.join(
+                held.map((row) => sql`${row.key}`),
+                sql`, `,
+              )}) and ${UNNAMED_UPLOAD}
+              returning u.key`),
+          )
+        })
         await removeStored(gone.map((row) => row.key))
       } catch (err) {
         log.error('uploaded files not forgotten', { keys, err })

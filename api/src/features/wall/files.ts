@@ -1,7 +1,7 @@
 /**
- * The wall's, stories' and chat's uploaded files: which file a post, story or chat message may name (one uploaded into
- * the same buble), and a job removing files nothing names any more (uploads never used, files of
- * rows deleted inside a push batch, whose removal waits for the commit).
+ * The wall's, stories' and chat's uploaded files: which file a post, story or chat message may name
+ * (one its author uploaded into the same buble), and a job removing files nothing names any more
+ * (uploads never used, files of rows deleted inside a push batch, whose removal waits for the commit).
  */
 
 import { and, eq, inArray, sql } from 'drizzle-orm'
@@ -19,34 +19,68 @@ const ORPHANS_PER_RUN = 200
 const keyOf = (url: string): string | null =>
   url.startsWith(SECURE_URL_PREFIX) ? url.slice(SECURE_URL_PREFIX.length) : null
 
-async function uploadOf(exec: Executor, url: string, bubleId: string) {
+/**
+ * The upload behind `url` if `ownerId` uploaded it into `bubleId`. Only its uploader may attach a
+ * file: a file named by another member's row would go when that row is deleted. The row is held
+ * (`for key share`) until the attaching write commits, so a forget running meanwhile (`forgetFiles`,
+ * which the orphan job goes through too, locks it `for update` before looking for rows naming it)
+ * waits and then sees the new row, or has already removed it and this finds nothing.
+ */
+async function uploadOf(exec: Executor, url: string, bubleId: string, ownerId: string) {
   const key = keyOf(url)
   if (!key) return undefined
   const [row] = await exec
     .select({ kind: uploads.kind, contentType: uploads.contentType })
     .from(uploads)
-    .where(and(eq(uploads.key, key), eq(uploads.bubleId, bubleId)))
+    .where(and(eq(uploads.key, key), eq(uploads.bubleId, bubleId), eq(uploads.ownerId, ownerId)))
     .limit(1)
+    .for('key share')
   return row
 }
 
-/** An image uploaded into this buble (by the wall's upload call). */
-export async function isBubleImage(exec: Executor, url: string, bubleId: string): Promise<boolean> {
-  return (await uploadOf(exec, url, bubleId))?.kind === 'image'
+/** An image `ownerId` uploaded into this buble (by the wall's upload call). */
+export async function isBubleImage(exec: Executor, url: string, bubleId: string, ownerId: string): Promise<boolean> {
+  return (await uploadOf(exec, url, bubleId, ownerId))?.kind === 'image'
 }
 
-/** A story file uploaded into this buble, of the kind the story says. */
+/** A story file `ownerId` uploaded into this buble, of the kind the story says. */
 export async function isBubleStoryFile(
   exec: Executor,
   url: string,
   bubleId: string,
+  ownerId: string,
   mediaType: 'image' | 'video',
 ): Promise<boolean> {
-  const row = await uploadOf(exec, url, bubleId)
+  const row = await uploadOf(exec, url, bubleId, ownerId)
   return row?.kind === 'story' && row.contentType.startsWith(`${mediaType}/`)
 }
 
-/** Every minute: buble files older than an hour that no post, story or chat message names are removed. */
+/**
+ * Holds the uploads behind `urls` until `tx` ends. For a write that deletes rows naming them and
+ * hands their files to `forgetFiles` before it has committed (a job's `syncWriteIn`): the forget
+ * takes these rows first, so it waits for the commit and then sees the rows gone.
+ */
+export async function holdFiles(tx: Executor, urls: readonly string[]): Promise<void> {
+  const keys = [...new Set(urls.map(keyOf).filter((key) => key !== null))]
+  if (keys.length === 0) return
+  await tx
+    .select({ key: uploads.key })
+    .from(uploads)
+    .where(inArray(uploads.key, keys))
+    .orderBy(uploads.key)
+    .for('update')
+}
+
+/** No post, story or chat message names the upload `u` (an SQL condition on `uploads u`). */
+export const UNNAMED_UPLOAD = sql`not exists (select 1 from posts p where p.image_url = ${SECURE_URL_PREFIX} || u.key)
+  and not exists (select 1 from stories s where s.media_url = ${SECURE_URL_PREFIX} || u.key)
+  and not exists (select 1 from chat_messages c where c.image_url = ${SECURE_URL_PREFIX} || u.key)`
+
+/**
+ * Every minute: buble files older than an hour that no post, story or chat message names are
+ * handed to `forgetFiles`, which removes their rows and stored files after checking again, under
+ * its own lock, that nothing names them (an uploader may have attached one meanwhile).
+ */
 export function orphanFilesJob(forgetFiles: (urls: readonly string[]) => Promise<void>): Job {
   return {
     name: 'orphan-files',
@@ -55,20 +89,11 @@ export function orphanFilesJob(forgetFiles: (urls: readonly string[]) => Promise
       const cutoff = new Date(at.getTime() - ORPHAN_AFTER_MS)
       const rows = rowsOf<{ key: string }>(
         await tx.execute(sql`select u.key from uploads u
-          where u.kind in ('image', 'story') and u.created_at < ${cutoff}
-            and not exists (select 1 from posts p where p.image_url = ${SECURE_URL_PREFIX} || u.key)
-            and not exists (select 1 from stories s where s.media_url = ${SECURE_URL_PREFIX} || u.key)
-            and not exists (select 1 from chat_messages c where c.image_url = ${SECURE_URL_PREFIX} || u.key)
+          where u.kind in ('image', 'story') and u.created_at < ${cutoff} and ${UNNAMED_UPLOAD}
           limit ${ORPHANS_PER_RUN}`),
       )
       if (rows.length === 0) return
-      // Claimed in this transaction so another run does not pick them up; files go after the commit.
-      await tx.delete(uploads).where(
-        inArray(
-          uploads.key,
-          rows.map((row) => row.key),
-        ),
-      )
+      // Another process's run may pick the same files before these go: forgetting one twice is nothing.
       const urls = rows.map((row) => `${SECURE_URL_PREFIX}${row.key}`)
       setImmediate(() => void forgetFiles(urls))
     },

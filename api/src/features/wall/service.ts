@@ -12,8 +12,8 @@ import { comments, postReactions, posts } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
-import { type Created, claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
+import { AppError, forbidden, notFound } from '../../lib/errors.ts'
 import { bubleNotFound, type MembershipRow, mayDeleteContent, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
@@ -27,8 +27,8 @@ export type { Created }
 
 /** What the wall asks of the rest of the app: whether a file may be shown in a buble, forgetting files, previews. */
 export interface WallHooks {
-  /** True when `url` is an image uploaded into `bubleId`. */
-  isBubleImage(exec: Executor, url: string, bubleId: string): Promise<boolean>
+  /** True when `url` is an image `ownerId` uploaded into `bubleId`: only its uploader may attach a file. */
+  isBubleImage(exec: Executor, url: string, bubleId: string, ownerId: string): Promise<boolean>
   /** Removes stored files once the rows naming them are gone (after commit). */
   forgetFiles(urls: readonly (string | null | undefined)[]): Promise<void>
   /** A post linking to `url` was saved: fetch its preview in the background. */
@@ -187,12 +187,10 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       return syncWrite(db, async (w) => {
         await requireMembership(w.tx, bubleId, user.id)
         const id = body.id ?? uuidv7()
-        if ((await claimId(w.tx, id, 'post', user.id)) === 'existing') {
-          const [existing] = await w.tx.select({ id: posts.id }).from(posts).where(eq(posts.id, id)).limit(1)
-          if (!existing) throw conflict(ID_IN_USE)
+        // The post made with this id, only while it is in this buble (of which the caller is a member).
+        if ((await claimTableRowId(w.tx, posts, id, 'post', user.id, eq(posts.bubleId, bubleId))) === 'existing')
           return { value: await loadPost(w.tx, id), created: false }
-        }
-        if (body.image_url && !(await hooks.isBubleImage(w.tx, body.image_url, bubleId)))
+        if (body.image_url && !(await hooks.isBubleImage(w.tx, body.image_url, bubleId, user.id)))
           throw new AppError('VALIDATION_ERROR', 'image_url must be an image uploaded to this buble', [
             { path: 'image_url', message: 'image_url must be an image uploaded to this buble' },
           ])
@@ -282,11 +280,9 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       return syncWrite(db, async (w) => {
         const { post } = await postFor(w.tx, postId, user.id)
         const id = body.id ?? uuidv7()
-        if ((await claimId(w.tx, id, 'comment', user.id)) === 'existing') {
-          const [existing] = await w.tx.select({ id: comments.id }).from(comments).where(eq(comments.id, id)).limit(1)
-          if (!existing) throw conflict(ID_IN_USE)
+        // The comment made with this id, only while it is on this post (whose buble the caller is in).
+        if ((await claimTableRowId(w.tx, comments, id, 'comment', user.id, eq(comments.postId, postId))) === 'existing')
           return { value: await loadComment(w.tx, id), created: false }
-        }
         await w.tx
           .insert(comments)
           .values({ id, postId, bubleId: post.bubleId, authorId: user.id, content: body.content, createdAt: now() })

@@ -11,17 +11,24 @@ import type { Executor } from '../../db/client.ts'
 import { stories } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
-import { claimId, ID_IN_USE } from '../../lib/entity-ids.ts'
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { claimTableRowId } from '../../lib/entity-ids.ts'
+import { AppError, forbidden, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { actorOf, requireMembership } from '../../lib/memberships.ts'
 import { syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
+import { holdFiles } from './files.ts'
 import { loadStory, rowsOf, STORY_JSON } from './queries.ts'
 import type { Created } from './service.ts'
 
 export interface StoryHooks {
-  /** True when `url` is a story file (image or video) uploaded into `bubleId`. */
-  isBubleStoryFile(exec: Executor, url: string, bubleId: string, mediaType: 'image' | 'video'): Promise<boolean>
+  /** True when `url` is a story file (image or video) `ownerId` uploaded into `bubleId`. */
+  isBubleStoryFile(
+    exec: Executor,
+    url: string,
+    bubleId: string,
+    ownerId: string,
+    mediaType: 'image' | 'video',
+  ): Promise<boolean>
   forgetFiles(urls: readonly (string | null | undefined)[]): Promise<void>
 }
 
@@ -48,12 +55,11 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
       return syncWrite(db, async (w) => {
         await requireMembership(w.tx, body.buble_id, user.id)
         const id = body.id ?? uuidv7()
-        if ((await claimId(w.tx, id, 'story', user.id)) === 'existing') {
-          const [existing] = await w.tx.select({ id: stories.id }).from(stories).where(eq(stories.id, id)).limit(1)
-          if (!existing) throw conflict(ID_IN_USE)
+        // The story made with this id, only while it is in this buble (of which the caller is a member).
+        const here = eq(stories.bubleId, body.buble_id)
+        if ((await claimTableRowId(w.tx, stories, id, 'story', user.id, here)) === 'existing')
           return { value: await loadStory(w.tx, id), created: false }
-        }
-        if (!(await hooks.isBubleStoryFile(w.tx, body.media_url, body.buble_id, body.media_type)))
+        if (!(await hooks.isBubleStoryFile(w.tx, body.media_url, body.buble_id, user.id, body.media_type)))
           throw new AppError('VALIDATION_ERROR', WALL_MESSAGES.badMedia, [
             { path: 'media_url', message: WALL_MESSAGES.badMedia },
           ])
@@ -102,9 +108,13 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
           const byBuble = new Map<string, string[]>()
           for (const row of rows) byBuble.set(row.bubleId, [...(byBuble.get(row.bubleId) ?? []), row.id])
           for (const [bubleId, ids] of byBuble) await w.deleted('story', bubleId, ids)
-          return rows.map((row) => row.mediaUrl)
+          const urls = rows.map((row) => row.mediaUrl)
+          // The forget below may start before this commits: held, its files wait for the commit.
+          await holdFiles(w.tx, urls)
+          return urls
         })
-        // The files go after the rows; a file left by a crash here is only unreachable, never shown.
+        // The files go after the rows (those no other story names); a file left by a crash here is
+        // only unreachable, never shown, and the orphan job takes it.
         if (gone.length > 0) setImmediate(() => void hooks.forgetFiles(gone))
       },
     } satisfies Job,
