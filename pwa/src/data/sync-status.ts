@@ -4,7 +4,7 @@ import { CURSOR_KEY } from '@buble/sync/client/replica'
 import { STATUS_KEY, type SyncStatus } from '@buble/sync/client/engine'
 import type { Rejection } from '@buble/sync/client/local-db'
 import { useLiveQuery } from 'dexie-react-hooks'
-import { useCallback, useSyncExternalStore } from 'react'
+import { useMemo, useSyncExternalStore } from 'react'
 import { useDevice } from './data-context.tsx'
 
 export interface SyncSummary {
@@ -77,8 +77,23 @@ export function useRejections(): Rejection[] | undefined {
   return useLiveQuery(() => db.rejections.orderBy('at').reverse().toArray(), [db])
 }
 
-/** Forgets a refused mutation once the user has read it (and copied what they needed). */
-export function useDismissRejection(): (id: string) => Promise<void> {
-  const { db } = useDevice()
-  return useCallback((id: string) => db.rejections.delete(id), [db])
+export interface RejectionActions {
+  /** Queues the refused change again as a new one (applied here at once) and takes it off the list. */
+  retry(id: string): Promise<void>
+  /** Takes a refused change off the list for good (once the user has copied what they needed). */
+  discard(id: string): Promise<void>
+}
+
+/** What the user may do with a refused change. */
+export function useRejectionActions(): RejectionActions {
+  const { engine } = useDevice()
+  return useMemo(
+    () => ({
+      retry: async (id) => {
+        await engine.retryRejected(id)
+      },
+      discard: (id) => engine.discardRejected(id),
+    }),
+    [engine],
+  )
 }

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly issues: ErrorBody['issues'] = undefined,
+    /** The answer's Retry-After header (a 429, or a 503 while the server's database is down). */
+    readonly retryAfter: string | null = null,
   ) {
     super(message)
   }
@@ -60,8 +62,10 @@ async function toApiError(res: Response): Promise<ApiError> {
     // Not JSON (a proxy's error page, say): fall back to the status alone.
   }
   const parsed = ErrorBody.safeParse(body)
-  if (parsed.success) return new ApiError(res.status, parsed.data.code, parsed.data.message, parsed.data.issues)
-  return new ApiError(res.status, `HTTP_${res.status}`, '')
+  const retryAfter = res.headers.get('retry-after')
+  if (parsed.success)
+    return new ApiError(res.status, parsed.data.code, parsed.data.message, parsed.data.issues, retryAfter)
+  return new ApiError(res.status, `HTTP_${res.status}`, '', undefined, retryAfter)
 }
 
 export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: ApiClientDeps) {
@@ -135,5 +139,10 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
     blob: async (path: string, signal?: AbortSignal) => (await exchange(path, { signal })).blob(),
     /** The raw answer of a long-lived call (the live stream), after the same token rules. */
     open: (path: string, signal?: AbortSignal) => exchange(path, { signal }),
+    /**
+     * The raw answer of a successful call, its body unread: for a caller that must tell an answer
+     * cut off while read (the sync engine: the server answered) from no answer at all.
+     */
+    exchange: (path: string, options: RequestOptions = {}) => exchange(path, options),
   }
 }

@@ -1,6 +1,7 @@
+import { v7 as uuidv7 } from 'uuid'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Change, PullResponse } from '../protocol.ts'
-import { BACKOFF, SyncEngine } from './engine.ts'
+import type { Change, PullResponse, PushBody, PushResponse } from '../protocol.ts'
+import { BACKOFF, STRIKES_KEY, SyncEngine } from './engine.ts'
 import { type LocalDb, readMeta } from './local-db.ts'
 import { alice, manualClock, scriptedTransport, testDb } from './test-kit.ts'
 import { TransportError } from './transport.ts'
@@ -379,18 +380,25 @@ describe('failures and retries', () => {
     let most = 0
     let release: () => void = () => {}
     let rounds = 0
+    let started: () => void = () => {}
+    const firstPull = new Promise<void>((resolve) => (started = resolve))
     const { engine } = engineWith(db, {
       pull: async () => {
         rounds += 1
         inFlight += 1
         most = Math.max(most, inFlight)
-        if (rounds === 1) await new Promise<void>((resolve) => (release = resolve))
+        if (rounds === 1) {
+          const held = new Promise<void>((resolve) => (release = resolve))
+          started()
+          await held
+        }
         inFlight -= 1
         return page([])
       },
     })
     const first = engine.sync()
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    // The first round is inside its pull (waiting on a timer instead raced a loaded machine).
+    await firstPull
     const second = engine.sync()
     const third = engine.sync()
     release()
@@ -412,4 +420,354 @@ test('a round asked for while a failing round runs still happens', async () => {
   await during
   expect(pushes).toHaveLength(1)
   expect(await db.outbox.count()).toBe(0)
+})
+
+/** Fires each retry timer as it comes due until none is left (or `most` have fired); answers the waits. */
+async function drain(engine: SyncEngine, clock: ReturnType<typeof manualClock>, most = 40): Promise<number[]> {
+  const waits: number[] = []
+  await engine.settled()
+  for (let i = 0; i < most; i++) {
+    const [wait] = clock.waiting()
+    if (wait === undefined) break
+    waits.push(wait)
+    clock.advance(wait)
+    await engine.settled()
+  }
+  return waits
+}
+
+/**
+ * A server that applies each mutation once, answering `duplicate` on a replay, and fails a whole
+ * batch (nothing applied, as a rolled-back transaction) when `fails` says so.
+ */
+function countingServer(fails: (body: PushBody, tries: number) => TransportError | null) {
+  /** Every mutation id applied, in order: one entry each when nothing is doubled. */
+  const applied: string[] = []
+  let tries = 0
+  return {
+    applied,
+    push(body: PushBody): PushResponse {
+      tries += 1
+      const failure = fails(body, tries)
+      if (failure) throw failure
+      return {
+        results: body.mutations.map((m) => {
+          if (applied.includes(m.id)) return { id: m.id, status: 'duplicate' as const }
+          applied.push(m.id)
+          return { id: m.id, status: 'applied' as const }
+        }),
+      }
+    },
+  }
+}
+
+const serverError = () => new TransportError('server', 'Internal server error', 500, 'INTERNAL_ERROR')
+const contentOf = (m: PushBody['mutations'][number]) => m.args.content
+
+/** Queues chat messages offline, one per text; answers their mutation ids. */
+async function queueMessages(db: LocalDb, texts: string[]): Promise<string[]> {
+  const { engine } = engineWith(db, {}, { isOnline: () => false })
+  const ids: string[] = []
+  for (const content of texts) ids.push(await engine.mutate('chat.send', { id: uuidv7(), buble_id: B1, content }))
+  await engine.settled()
+  engine.stop()
+  return ids
+}
+
+const texts = (n: number) => Array.from({ length: n }, (_, i) => `message ${i}`)
+
+describe('a batch the server keeps failing', () => {
+  test('a poisoned mutation in a queue of 10 is found alone and kept as INTERNAL with its text; the other 9 apply once', async () => {
+    const db = freshDb()
+    const ids = await queueMessages(db, texts(10))
+    const server = countingServer((body) =>
+      body.mutations.some((m) => contentOf(m) === 'message 4') ? serverError() : null,
+    )
+    const { engine, clock, pushes, pulls } = engineWith(db, { push: (body) => server.push(body) })
+    await engine.sync()
+    const waits = await drain(engine, clock)
+
+    // Three tries of the batch, then one by one: four go through, the fifth fails alone three times,
+    // and full batches resume with the rest.
+    expect(pushes.map((body) => body.mutations.length)).toEqual([10, 10, 10, 1, 1, 1, 1, 1, 1, 1, 5])
+    // Every failure but the last waited, growing (random() is 1: the full cap of each step).
+    expect(waits).toEqual([1000, 2000, 4000, 8000, 16000])
+    expect(server.applied).toEqual(ids.filter((_, i) => i !== 4))
+    expect(await db.rejections.toArray()).toMatchObject([
+      {
+        id: ids[4],
+        name: 'chat.send',
+        args: { content: 'message 4' },
+        code: 'INTERNAL',
+        message: 'Something went wrong on the server',
+      },
+    ])
+    // Rolled back on the device; the rest are the server's now.
+    const shown = (await db.chat_messages.toArray()).map((row) => row.content)
+    expect(shown).not.toContain('message 4')
+    expect(await db.outbox.count()).toBe(0)
+    expect(await readMeta(db, STRIKES_KEY)).toBeUndefined()
+    expect((await engine.status()).state).toBe('idle')
+    // No retry loop: nothing waits, and the culprit is not sent again.
+    expect(clock.waiting()).toEqual([])
+    const before = pushes.length
+    await engine.sync()
+    expect(pushes.length).toBe(before)
+    expect(pulls.length).toBeGreaterThan(0)
+  })
+
+  test('a 503 with Retry-After (the database down) never marks anything, and waits as asked', async () => {
+    const db = freshDb()
+    const ids = await queueMessages(db, texts(3))
+    let down = true
+    const server = countingServer(() =>
+      down ? new TransportError('server', 'Database unavailable', 503, 'SERVICE_UNAVAILABLE', 30_000) : null,
+    )
+    const { engine, clock, pushes } = engineWith(db, { push: (body) => server.push(body) })
+    await engine.sync()
+    const waits = await drain(engine, clock, 12)
+    expect(waits).toHaveLength(12)
+    expect(waits.every((wait) => wait >= 30_000)).toBe(true)
+    expect(pushes.every((body) => body.mutations.length === 3)).toBe(true)
+    expect(await db.rejections.count()).toBe(0)
+    expect(await db.outbox.count()).toBe(3)
+
+    down = false
+    await drain(engine, clock)
+    expect(await db.rejections.count()).toBe(0)
+    expect(server.applied).toEqual(ids)
+    expect(await db.outbox.count()).toBe(0)
+  })
+
+  test.each([
+    ['gateway', () => new TransportError('server', 'Bad gateway', 502)],
+    ['timeout', () => new TransportError('server', 'Gateway timeout', 504)],
+    ['rate', () => new TransportError('server', 'Too many requests', 429, 'RATE_LIMITED', 1000)],
+    ['network', () => new TransportError('network', 'Failed to fetch')],
+  ])('a batch failing with no fault of its own (%s) is never taken apart', async (_, failure) => {
+    const db = freshDb()
+    await queueMessages(db, texts(3))
+    const { engine, clock, pushes } = engineWith(db, {
+      push: () => {
+        throw failure()
+      },
+    })
+    await engine.sync()
+    await drain(engine, clock, 10)
+    expect(pushes).toHaveLength(11)
+    expect(pushes.every((body) => body.mutations.length === 3)).toBe(true)
+    expect(await db.rejections.count()).toBe(0)
+  })
+
+  test('a server failing every request (push and pull) never blames a mutation', async () => {
+    const db = freshDb()
+    await queueMessages(db, ['only one'])
+    const { engine, clock, pushes } = engineWith(db, {
+      push: () => {
+        throw serverError()
+      },
+      pull: () => {
+        throw serverError()
+      },
+    })
+    await engine.sync()
+    await drain(engine, clock, 10)
+    expect(pushes.length).toBeGreaterThan(3)
+    expect(await db.rejections.count()).toBe(0)
+    expect(await db.outbox.count()).toBe(1)
+  })
+
+  test('a batch applied but whose answers are lost ends duplicate, applied once, nothing refused', async () => {
+    const db = freshDb()
+    const ids = await queueMessages(db, texts(4))
+    let lost = 0
+    const server = countingServer(() => null)
+    const answers: string[] = []
+    const { engine, clock, pushes } = engineWith(db, {
+      push: (body) => {
+        // The server commits, then the answer is cut off: three times for the full batch.
+        const answer = server.push(body)
+        if (body.mutations.length > 1 && lost < 3) {
+          lost += 1
+          throw new TransportError('server', 'Unreadable answer', 200)
+        }
+        answers.push(...answer.results.map((result) => result.status))
+        return answer
+      },
+    })
+    await engine.sync()
+    await drain(engine, clock)
+    // The batch was taken apart, and each mutation alone came back duplicate.
+    expect(pushes.map((body) => body.mutations.length)).toEqual([4, 4, 4, 1, 1, 1, 1])
+    expect(answers).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate'])
+    expect(server.applied).toEqual(ids)
+    expect(await db.rejections.count()).toBe(0)
+    expect(await db.outbox.count()).toBe(0)
+  })
+
+  test('a lost answer is replayed as duplicate in the same batch: nothing doubled, nothing taken apart', async () => {
+    const db = freshDb()
+    const ids = await queueMessages(db, texts(3))
+    let lost = false
+    const server = countingServer(() => null)
+    const { engine, clock, pushes } = engineWith(db, {
+      push: (body) => {
+        const answer = server.push(body)
+        if (!lost) {
+          lost = true
+          throw new TransportError('server', 'Unreadable answer', 200)
+        }
+        return answer
+      },
+    })
+    await engine.sync()
+    await drain(engine, clock)
+    expect(pushes.map((body) => body.mutations.length)).toEqual([3, 3])
+    expect(server.applied).toEqual(ids)
+    expect(await db.rejections.count()).toBe(0)
+    expect(await db.outbox.count()).toBe(0)
+  })
+
+  test('a batch answered with nothing counts as a server error against it', async () => {
+    const db = freshDb()
+    await queueMessages(db, ['answered never'])
+    const { engine, clock, pushes } = engineWith(db, { push: () => ({ results: [] }) })
+    await engine.sync()
+    await drain(engine, clock)
+    expect(pushes).toHaveLength(3)
+    expect(await db.rejections.toArray()).toMatchObject([{ code: 'INTERNAL', args: { content: 'answered never' } }])
+  })
+
+  test('the count belongs to one batch: errors of different batches never add up', async () => {
+    const db = freshDb()
+    await queueMessages(db, ['a1', 'a2'])
+    const server = countingServer((_, tries) => (tries <= 2 || (tries >= 4 && tries <= 5) ? serverError() : null))
+    const { engine, clock, pushes } = engineWith(db, { push: (body) => server.push(body) })
+    await engine.sync()
+    await drain(engine, clock)
+    expect(await db.outbox.count()).toBe(0)
+    await queueMessages(db, ['b1', 'b2'])
+    await engine.sync()
+    await drain(engine, clock)
+    // Never one by one: no batch failed three times in a row.
+    expect(pushes.map((body) => body.mutations.length)).toEqual([2, 2, 2, 2, 2, 2])
+    expect(await db.rejections.count()).toBe(0)
+    expect(server.applied).toHaveLength(4)
+    expect(await readMeta(db, STRIKES_KEY)).toBeUndefined()
+  })
+
+  test('a change queued while its batch fails does not start the count over', async () => {
+    const db = freshDb()
+    await queueMessages(db, ['poison', 'fine'])
+    const server = countingServer((body) =>
+      body.mutations.some((m) => contentOf(m) === 'poison') ? serverError() : null,
+    )
+    const { engine, clock, pushes } = engineWith(db, { push: (body) => server.push(body) })
+    await engine.sync()
+    expect(clock.waiting()).toHaveLength(1)
+    // Typed while the queue was stuck: the batch grows at its end, the failing part is still in it.
+    await engine.mutate('chat.send', { id: uuidv7(), buble_id: B1, content: 'typed meanwhile' })
+    await drain(engine, clock)
+    expect(pushes.map((body) => body.mutations.length).slice(0, 4)).toEqual([2, 3, 3, 1])
+    expect(await db.rejections.toArray()).toMatchObject([{ args: { content: 'poison' }, code: 'INTERNAL' }])
+    expect(server.applied).toHaveLength(2)
+  })
+
+  test('a batch that fails whole while each of its mutations goes through alone: nobody blamed, full batches after', async () => {
+    const db = freshDb()
+    await queueMessages(db, texts(3))
+    const server = countingServer((body) => (body.mutations.length > 1 ? serverError() : null))
+    const { engine, clock, pushes } = engineWith(db, { push: (body) => server.push(body) })
+    await engine.sync()
+    await drain(engine, clock)
+    await queueMessages(db, ['later 1', 'later 2'])
+    await engine.sync()
+    await drain(engine, clock)
+    expect(pushes.map((body) => body.mutations.length)).toEqual([3, 3, 3, 1, 1, 1, 2, 2, 2, 1, 1])
+    expect(await db.rejections.count()).toBe(0)
+    expect(server.applied).toHaveLength(5)
+  })
+
+  test('the count is kept with the device data: another engine on it (a tab, the service worker) carries on', async () => {
+    const db = freshDb()
+    await queueMessages(db, ['poison'])
+    const failing = { push: () => Promise.reject(serverError()) }
+    for (let tab = 0; tab < 2; tab++) {
+      const { engine } = engineWith(db, failing)
+      await engine.sync()
+      engine.stop()
+    }
+    expect(await readMeta(db, STRIKES_KEY)).toMatchObject({ count: 2 })
+    const { engine } = engineWith(db, failing)
+    await engine.sync()
+    expect(await db.rejections.toArray()).toMatchObject([{ code: 'INTERNAL', args: { content: 'poison' } }])
+  })
+})
+
+describe('refused changes', () => {
+  test('a RATE_LIMITED refusal keeps when it may be tried again', async () => {
+    const db = freshDb()
+    const { engine, clock } = engineWith(db, {
+      push: (body) => ({
+        results: body.mutations.map((m) => ({
+          id: m.id,
+          status: 'rejected' as const,
+          code: 'RATE_LIMITED',
+          message: 'Too many messages',
+          retryAfter: 90,
+        })),
+      }),
+    })
+    const id = await engine.mutate('chat.send', { id: uuidv7(), buble_id: B1, content: 'Slow down' })
+    await engine.sync()
+    const at = new Date(clock.now()).toISOString()
+    expect(await db.rejections.get(id)).toEqual({
+      id,
+      name: 'chat.send',
+      args: expect.objectContaining({ content: 'Slow down' }),
+      code: 'RATE_LIMITED',
+      message: 'Too many messages',
+      at,
+      retryAt: new Date(clock.now() + 90_000).toISOString(),
+    })
+  })
+
+  test('retry queues the same change as a new mutation, applied again here; discard forgets it', async () => {
+    const db = freshDb()
+    let refuse = true
+    const { engine, pushes } = engineWith(db, {
+      // Refused at first; then the server has not answered yet when the test looks.
+      push: (body) =>
+        refuse
+          ? {
+              results: body.mutations.map((m) => ({
+                id: m.id,
+                status: 'rejected' as const,
+                code: 'INTERNAL',
+                message: 'Something went wrong',
+              })),
+            }
+          : new Promise<PushResponse>(() => {}),
+    })
+    const first = await engine.mutate('buble.create', { id: B1, name: 'Book club' })
+    const second = await engine.mutate('buble.create', { id: B2, name: 'Chess club' })
+    await engine.sync()
+    expect(await db.bubles.count()).toBe(0)
+    expect(await db.rejections.count()).toBe(2)
+
+    refuse = false
+    const again = await engine.retryRejected(first)
+    expect(again).not.toBe(first)
+    // Applied on the device at once, before any answer, and gone from the refusals.
+    expect(await db.bubles.get(B1)).toMatchObject({ name: 'Book club', _pending: true })
+    expect(await db.rejections.get(first)).toBeUndefined()
+    expect(await db.outbox.toArray()).toMatchObject([{ id: again, name: 'buble.create', args: { id: B1 } }])
+    await expect.poll(() => pushes.at(-1)?.mutations.map((m) => m.id)).toEqual([again])
+    expect(pushes.at(-1)?.mutations[0]?.args).toEqual({ id: B1, name: 'Book club' })
+    expect(await engine.retryRejected(first)).toBeNull()
+
+    await engine.discardRejected(second)
+    expect(await db.rejections.count()).toBe(0)
+    expect(await db.bubles.get(B2)).toBeUndefined()
+  })
 })

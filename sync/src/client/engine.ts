@@ -1,15 +1,32 @@
 /**
  * The sync engine: queues mutations with their optimistic change, pushes them in order in batches,
  * pulls until up to date, and retries with exponential backoff and full jitter when the network or
- * the server fails. A refused mutation is never retried: it is rolled back and kept as a rejection.
+ * the server fails. A refused mutation is never retried by itself: it is rolled back and kept as a
+ * rejection, which the user may queue again (`retryRejected`, a new mutation) or discard. A batch
+ * the server keeps failing (STRIKES server errors in a row) goes one by one, and the mutation that
+ * fails alone as often is kept as rejected `INTERNAL`, so one mutation never blocks the queue.
  * Rounds never overlap (in this context, and across contexts through `exclusive`, a Web Lock in
  * the browser), and a round asked for while one runs happens right after it.
  */
 
 import { v7 as uuidv7 } from 'uuid'
-import { type HandledMutation, MAX_PUSH_BATCH, MUTATION_ARGS, type MutationInput } from '../protocol.ts'
-import { type Actor, type LocalDb, readMeta, writeMeta } from './local-db.ts'
-import { applyPulled, CURSOR_KEY, pendingEntries, recordMutation, rejectLocally, settleResults } from './replica.ts'
+import {
+  type HandledMutation,
+  INTERNAL_REJECTION,
+  MAX_PUSH_BATCH,
+  MUTATION_ARGS,
+  type MutationInput,
+} from '../protocol.ts'
+import { type Actor, type LocalDb, type OutboxEntry, readMeta, writeMeta } from './local-db.ts'
+import {
+  applyPulled,
+  CURSOR_KEY,
+  pendingEntries,
+  recordMutation,
+  rejectLocally,
+  requeueRejection,
+  settleResults,
+} from './replica.ts'
 import { type Transport, TransportError } from './transport.ts'
 
 export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'signed-out'
@@ -29,6 +46,37 @@ export const CLIENT_ID_KEY = 'clientId'
 export const DEFAULT_PULL_LIMIT = 500
 export const DEFAULT_INTERVAL_MS = 60_000
 export const BACKOFF = { baseMs: 1000, maxMs: 60_000 } as const
+/** Server errors in a row one batch may get before the engine looks for the mutation that causes them. */
+export const STRIKES = 3
+export const STRIKES_KEY = 'pushStrikes'
+
+/**
+ * What the device remembers of a batch the server keeps failing. Kept with the sync state, not in
+ * memory, so that every tab and the service worker (each its own engine, one round at a time)
+ * count together, and a reload does not start over.
+ */
+export interface PushStrikes {
+  /** The ids of the batch that failed last, in order. */
+  ids: string[]
+  /** How many times in a row the server failed it. */
+  count: number
+  /** The batch that failed STRIKES times: its mutations go one by one until one fails alone. */
+  suspects: string[]
+}
+
+const NO_STRIKES: PushStrikes = { ids: [], count: 0, suspects: [] }
+
+/**
+ * Whether a failure may be the batch's own doing: the server itself answered with an error (500,
+ * say) or with an answer that cannot be read or is short. Not: no answer at all (offline, DNS,
+ * refused, cut before any status), 503 (the database down, or the server's way of saying "later"),
+ * 502 and 504 (a gateway that could not reach the server: a restart, a deploy), 408 and 429 (asked
+ * to wait). Those never count against a mutation; they only wait, as any failure does.
+ */
+export function isServerFault(err: unknown): boolean {
+  if (!(err instanceof TransportError) || err.kind !== 'server') return false
+  return err.status === undefined || ![408, 429, 502, 503, 504].includes(err.status)
+}
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown
@@ -100,6 +148,38 @@ export class SyncEngine {
     await recordMutation(this.db, { id, name, args, createdAt: new Date(this.now()).toISOString(), actor })
     void this.sync()
     return id
+  }
+
+  /**
+   * Queues a refused change again as a new mutation (a new id, now, with its optimistic change
+   * applied again) and removes it from the refusals; then starts a round. Resolves with the new
+   * mutation's id, or null when the refusal is already gone. Throws the schema's error when what
+   * it carried is no longer valid args (a refusal stored by another version of the app).
+   */
+  async retryRejected(rejectionId: string): Promise<string | null> {
+    const rejection = await this.db.rejections.get(rejectionId)
+    if (!rejection) return null
+    const actor = this.options.actor()
+    if (!actor) throw new Error('Sign in to make changes')
+    const schema = MUTATION_ARGS[rejection.name] as { parse(input: unknown): unknown } | undefined
+    if (!schema) throw new Error(`This version of the app cannot send ${rejection.name}`)
+    const args = schema.parse(rejection.args)
+    const id = (this.options.newId ?? uuidv7)()
+    const queued = await requeueRejection(this.db, rejectionId, {
+      id,
+      name: rejection.name,
+      args,
+      createdAt: this.isoNow(),
+      actor,
+    })
+    if (!queued) return null
+    void this.sync()
+    return id
+  }
+
+  /** Forgets a refused change (the user has copied what they needed, or does not want it). */
+  async discardRejected(rejectionId: string): Promise<void> {
+    await this.db.rejections.delete(rejectionId)
   }
 
   /** Pushes what is queued and pulls until up to date; resolves when this (or the running) round ends. */
@@ -213,12 +293,31 @@ export class SyncEngine {
     }
   }
 
+  /**
+   * Pushes the queue in order, in full batches. After a 4xx for a whole batch the rest of the round
+   * goes one by one and the mutation refused alone is rejected with that 4xx. After STRIKES server
+   * errors for one batch (isServerFault) its mutations go one by one; the one that fails alone
+   * STRIKES times is rejected `INTERNAL`, and full batches resume. Every other failure ends the
+   * round, to be retried after a backoff.
+   */
   private async pushAll(): Promise<void> {
     const clientId = await this.deviceId()
-    let batchSize = Math.min(this.options.pushBatch ?? MAX_PUSH_BATCH, MAX_PUSH_BATCH)
+    const batchSize = Math.min(this.options.pushBatch ?? MAX_PUSH_BATCH, MAX_PUSH_BATCH)
+    let oneByOne = false
     for (;;) {
-      const batch = await pendingEntries(this.db, batchSize)
-      if (batch.length === 0) return
+      const pending = await pendingEntries(this.db, batchSize)
+      const head = pending[0]
+      let strikes = await this.strikes()
+      if (!head) {
+        if (strikes !== NO_STRIKES) await this.setStrikes(null)
+        return
+      }
+      if (strikes.suspects.length > 0 && !strikes.suspects.includes(head.id)) {
+        // Every suspect went through alone: the batch failed as a whole, none by itself.
+        strikes = NO_STRIKES
+        await this.setStrikes(null)
+      }
+      const batch = oneByOne || strikes.suspects.includes(head.id) ? [head] : pending
       let answer: Awaited<ReturnType<Transport['push']>>
       try {
         answer = await this.transport.push({
@@ -235,18 +334,63 @@ export class SyncEngine {
         // refuse only that one, keeping what it carried.
         if (err instanceof TransportError && err.kind === 'client') {
           if (batch.length > 1) {
-            batchSize = 1
+            oneByOne = true
             continue
           }
           await rejectLocally(this.db, batch[0]!, err.code ?? 'VALIDATION_ERROR', err.message, this.isoNow())
           continue
         }
+        if (isServerFault(err) && (await this.strike(strikes, batch))) continue
         throw err
       }
       await settleResults(this.db, answer.results, this.isoNow())
-      if (answer.results.length < batch.length)
+      const answered = new Set(answer.results.map((result) => result.id))
+      if (!batch.every((entry) => answered.has(entry.id))) {
+        // What was answered is settled and the next batch starts after it; a batch answered not at
+        // all is a server error against it.
+        if (!batch.some((entry) => answered.has(entry.id)) && (await this.strike(strikes, batch))) continue
         throw new TransportError('server', 'The server answered part of a batch')
+      }
+      if (strikes.count > 0) await this.setStrikes({ ...strikes, ids: [], count: 0 })
     }
+  }
+
+  /**
+   * Counts a server error against `batch`. The same batch is the one that failed last, or it with
+   * mutations queued after it (the queue only grows at its end, and what failed is still in it);
+   * any other batch starts a new count. Answers true when it found the culprit and rejected it, so
+   * the queue goes on; false when the failure should end the round (and wait) as any other.
+   */
+  private async strike(last: PushStrikes, batch: OutboxEntry[]): Promise<boolean> {
+    const ids = batch.map((entry) => entry.id)
+    const same = last.ids.length > 0 && last.ids.length <= ids.length && last.ids.every((id, i) => ids[i] === id)
+    const count = same ? last.count + 1 : 1
+    if (count < STRIKES) {
+      await this.setStrikes({ ...last, ids, count })
+      return false
+    }
+    if (batch.length > 1) {
+      // One by one from the next try: those that go through alone go, the culprit fails alone.
+      await this.setStrikes({ ids: [], count: 0, suspects: ids })
+      return false
+    }
+    await this.setStrikes({ ...last, ids, count })
+    // Before blaming the mutation, the server must show it works otherwise: a server failing every
+    // request (a 500 for a database it does not know is down) fails this pull too, and the round
+    // waits; the next failure of this mutation asks again.
+    await this.pullAll()
+    await rejectLocally(this.db, batch[0]!, INTERNAL_REJECTION.code, INTERNAL_REJECTION.message, this.isoNow())
+    await this.setStrikes(null)
+    return true
+  }
+
+  private async strikes(): Promise<PushStrikes> {
+    return (await readMeta<PushStrikes>(this.db, STRIKES_KEY)) ?? NO_STRIKES
+  }
+
+  private async setStrikes(strikes: PushStrikes | null): Promise<void> {
+    if (strikes) await writeMeta(this.db, STRIKES_KEY, strikes)
+    else await this.db.meta.delete(STRIKES_KEY)
   }
 
   private async pullAll(): Promise<void> {

@@ -52,7 +52,10 @@ export interface Shadow {
   value: LocalRow | null
 }
 
-/** A mutation the server refused: rolled back here, kept so the user can see and copy what was not saved. */
+/**
+ * A mutation the server refused (or that failed alone on the server, `INTERNAL`): rolled back here,
+ * kept so the user can see and copy what was not saved, and retry or discard it.
+ */
 export interface Rejection {
   id: string
   name: HandledMutation
@@ -60,6 +63,8 @@ export interface Rejection {
   code: string
   message: string
   at: string
+  /** When the same change may be tried again (ISO; a `RATE_LIMITED` refusal's `retryAfter` from `at`). */
+  retryAt?: string
 }
 
 export interface MetaRow {

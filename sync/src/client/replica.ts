@@ -196,6 +196,8 @@ export function settleResults(db: LocalDb, results: readonly MutationResult[], a
           code: result.code ?? 'REJECTED',
           message: result.message ?? '',
           at,
+          // Kept as a moment, not a delay: the list is read long after the answer came.
+          ...(result.retryAfter ? { retryAt: new Date(Date.parse(at) + result.retryAfter * 1000).toISOString() } : {}),
         })
       } else {
         await db.outbox.update(entry.seq, { status: 'applied' })
@@ -209,6 +211,24 @@ export function settleResults(db: LocalDb, results: readonly MutationResult[], a
 /** Refuses a mutation on the device's side (the server would not even read it). */
 export function rejectLocally(db: LocalDb, entry: OutboxEntry, code: string, message: string, at: string) {
   return settleResults(db, [{ id: entry.id, status: 'rejected', code, message }], at)
+}
+
+/**
+ * Queues a refused mutation again as a new one (`entry`: its new id, time and actor; the args
+ * and name are the refused one's) with its optimistic change, and forgets the refusal, together or
+ * not at all. Answers false when the refusal is gone (retried or discarded meanwhile, in another tab).
+ */
+export function requeueRejection(
+  db: LocalDb,
+  rejectionId: string,
+  entry: Omit<OutboxEntry, 'seq' | 'touches' | 'status'>,
+): Promise<boolean> {
+  return db.transaction('rw', everything(db), async () => {
+    if (!(await db.rejections.get(rejectionId))) return false
+    await recordMutation(db, entry)
+    await db.rejections.delete(rejectionId)
+    return true
+  })
 }
 
 /** The mutations still to push, in order. */

@@ -1,6 +1,13 @@
 import type { HandledMutation } from '@buble/sync/protocol'
 import { expect, test } from 'vitest'
-import { describeRejection, statusDescription, statusLabel } from './sync-texts.ts'
+import {
+  describeRejection,
+  INTERNAL_TEXT,
+  rejectionReason,
+  statusDescription,
+  statusLabel,
+  tryAgainText,
+} from './sync-texts.ts'
 
 test.each<[HandledMutation, Record<string, unknown>, string, string | null]>([
   ['buble.create', { id: 'b1', name: 'Book Club' }, 'Failed to create Buble. Please try again.', 'Book Club'],
@@ -71,4 +78,30 @@ test('synced with refused changes, the description does not claim everything is 
   expect(statusDescription({ state: 'synced', notSaved: 1 })).toBe(
     'Everything else made on this device is saved on the server.',
   )
+})
+
+test('a failure of the server alone (INTERNAL) reads as such; any other refusal keeps the server’s words', () => {
+  expect(rejectionReason({ code: 'INTERNAL', message: 'Something went wrong on the server' })).toBe(
+    'The server failed to save this change.',
+  )
+  expect(INTERNAL_TEXT).toBe('The server failed to save this change.')
+  expect(rejectionReason({ code: 'FORBIDDEN', message: 'Only the owner can delete this Buble' })).toBe(
+    'Only the owner can delete this Buble',
+  )
+})
+
+test('a rate-limited change says when it may be tried again, on the device clock; nothing once that time has come', () => {
+  const now = Date.parse('2026-11-23T10:00:00.000Z')
+  const retryAt = '2026-11-23T10:05:00.000Z'
+  // Worked out apart from the app's formatters: the hours and minutes of the device's own clock.
+  const local = new Date(retryAt)
+  const two = (n: number) => String(n).padStart(2, '0')
+  // 10:00 and 10:05 UTC fall on the same day in every time zone.
+  expect(tryAgainText(retryAt, now)).toBe(`You can try again at ${two(local.getHours())}:${two(local.getMinutes())}.`)
+  expect(tryAgainText('2026-11-25T10:05:00.000Z', now)).toMatch(
+    /^You can try again on \d{1,2} \w{3,4} 2026, \d\d:\d\d\.$/,
+  )
+  expect(tryAgainText(retryAt, Date.parse(retryAt))).toBeNull()
+  expect(tryAgainText('2026-11-23T09:59:00.000Z', now)).toBeNull()
+  expect(tryAgainText(undefined, now)).toBeNull()
 })

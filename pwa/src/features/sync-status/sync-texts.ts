@@ -1,9 +1,10 @@
 /** What the sync status says: the header's few words, and what each refused change was, in the user's terms. */
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
-import type { HandledMutation } from '@buble/sync/protocol'
+import { type HandledMutation, INTERNAL_REJECTION } from '@buble/sync/protocol'
 import type { Rejection, SyncSummary } from '../../data/sync-status.ts'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+import { formatClock, formatDay, formatMoment } from '../../ui/format.ts'
 
 /** The header's label: 'Synced', 'Syncing…', 'Offline', 'Offline · 3 pending', 'Sync error'. */
 export function statusLabel({ state, pending }: Pick<SyncSummary, 'state' | 'pending'>): string {
@@ -134,4 +135,24 @@ export function describeRejection({ name, args }: Pick<Rejection, 'name' | 'args
     headline: HEADLINES[name] ?? 'A change was not saved',
     text: name in HEADLINES ? keptText(name, fields) : null,
   }
+}
+
+/** The server failed with this change alone (a fault of its own, not a refusal): our words, not its generic ones. */
+export const INTERNAL_TEXT = 'The server failed to save this change.'
+
+/** Why a change was not saved: the server's words, or INTERNAL_TEXT for a failure of the server's own. */
+export function rejectionReason({ code, message }: Pick<Rejection, 'code' | 'message'>): string {
+  return code === INTERNAL_REJECTION.code ? INTERNAL_TEXT : message
+}
+
+/**
+ * When a change refused for coming too often (RATE_LIMITED) may be sent again, on this device's
+ * clock as the list's other times: 'You can try again at 14:05.', or 'on 24 Nov 2026, 14:05' when
+ * that is not today; null when there is no such time or it has come.
+ */
+export function tryAgainText(retryAt: string | undefined, now: number): string | null {
+  if (!retryAt || !(Date.parse(retryAt) > now)) return null
+  return formatDay(retryAt) === formatDay(new Date(now).toISOString())
+    ? `You can try again at ${formatClock(retryAt)}.`
+    : `You can try again on ${formatMoment(retryAt)}.`
 }
