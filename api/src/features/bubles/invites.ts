@@ -7,6 +7,8 @@
 
 import type { AuthResponse, CompleteRegistrationBody } from '@buble/shared/auth'
 import {
+  ACTIVE_INVITES_LIMIT,
+  type ActiveInvites,
   BUBLE_MESSAGES,
   type Buble,
   type CreateInviteBody,
@@ -17,7 +19,7 @@ import {
 } from '@buble/shared/bubles'
 import { REGISTRATION_TOKEN_TTL_MS } from '@buble/shared/constants'
 import { can } from '@buble/shared/permissions'
-import { and, eq, gt, isNull, lte } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, lte } from 'drizzle-orm'
 import { customAlphabet } from 'nanoid'
 import { v7 as uuidv7 } from 'uuid'
 import type { Executor } from '../../db/client.ts'
@@ -25,7 +27,7 @@ import { bubles, emailTokens, invites, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import { type ActivationStep, findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
 import { consumeEmailToken } from '../../lib/email-tokens.ts'
-import { conflict, forbidden, tokenInvalid } from '../../lib/errors.ts'
+import { conflict, forbidden, notFound, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail, type MailMessage } from '../../lib/mail.ts'
 import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
 import { hashPassword } from '../../lib/passwords.ts'
@@ -40,7 +42,11 @@ export const INVITE_MESSAGES = {
   notAllowed: 'You are not allowed to invite members to this Buble',
   alreadyMember: 'This person is already a member of this Buble',
   registrationInvalid: 'This registration link is invalid or has expired',
+  codeNotFound: 'Invite code not found',
 } as const
+
+/** An unused code that has not expired: one that still lets someone in. */
+const activeAt = (at: Date) => and(isNull(invites.usedById), isNull(invites.usedAt), gt(invites.expiresAt, at))
 
 /** A display name for an account made by an invite, from its address ('ada.lovelace@…' → 'Ada Lovelace'). */
 export function nameFromEmail(email: string): string {
@@ -213,6 +219,58 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
       if (made.mail)
         await mailer.send(made.mail).catch((err: unknown) => log.error('invite mail failed', { bubleId, err }))
       return made.invite
+    },
+
+    /**
+     * The buble's active codes, newest first (at most ACTIVE_INVITES_LIMIT), for those who may
+     * invite: who may hand out codes may see and withdraw every code that still lets someone in.
+     */
+    async listInvites(user: UserRow, bubleId: string): Promise<ActiveInvites> {
+      const membership = await requireMembership(db, bubleId, user.id)
+      if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
+      const rows = await db
+        .select({
+          code: invites.code,
+          email: invites.email,
+          createdAt: invites.createdAt,
+          expiresAt: invites.expiresAt,
+          creatorId: users.id,
+          creatorName: users.name,
+          creatorAvatar: users.avatarUrl,
+        })
+        .from(invites)
+        .leftJoin(users, eq(users.id, invites.createdById))
+        .where(and(eq(invites.bubleId, bubleId), activeAt(now())))
+        .orderBy(desc(invites.createdAt), desc(invites.id))
+        .limit(ACTIVE_INVITES_LIMIT)
+      return {
+        invites: rows.map((row) => ({
+          code: row.code,
+          email: row.email,
+          created_at: row.createdAt.toISOString(),
+          expires_at: row.expiresAt.toISOString(),
+          created_by: row.creatorId
+            ? { id: row.creatorId, name: row.creatorName!, avatar_url: row.creatorAvatar }
+            : null,
+        })),
+      }
+    },
+
+    /**
+     * Withdraws an active code of the buble (REST and the `invite.revoke` mutation): it stops
+     * working at once. Revoking deletes the row, as a platform admin's withdrawal does. A code that
+     * is unknown, of another buble, used or expired is 404: there is nothing of this buble's to revoke.
+     */
+    revokeInvite(user: UserRow, bubleId: string, code: string): Promise<void> {
+      return syncWrite(db, async (w) => {
+        const membership = await requireMembership(w.tx, bubleId, user.id)
+        if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
+        const revoked = await w.tx
+          .delete(invites)
+          .where(and(eq(invites.code, code), eq(invites.bubleId, bubleId), activeAt(now())))
+          .returning({ id: invites.id })
+        if (revoked.length === 0) throw notFound(INVITE_MESSAGES.codeNotFound)
+      })
     },
 
     /** A platform admin withdraws an invite (CONTRACT §3.4); the code stops working. Answers the row, or undefined. */
