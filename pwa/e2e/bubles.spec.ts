@@ -86,6 +86,36 @@ test('members share a buble: create, invite, join; a buble made offline survives
     memberProblems.splice(refused, 1)
   })
 
+  await test.step('the invite modal lists the active codes; the owner revokes one and it no longer works', async () => {
+    await owner.getByRole('button', { name: 'Generate Invite' }).click()
+    const dialog = owner.getByRole('dialog', { name: 'Invite code generated' })
+    const fresh = (await dialog.locator('.invite-code').textContent())?.trim() ?? ''
+    expect(fresh).toMatch(/^[2-9A-Z]{10}$/)
+    const codes = dialog.getByRole('region', { name: 'Active codes' })
+    // The code used above is not listed; the new one is, with who made it.
+    await expect(codes.getByRole('listitem')).toHaveCount(1)
+    await expect(codes.getByRole('listitem')).toContainText(fresh)
+    await expect(codes.getByRole('listitem')).toContainText('Made by Olivia Owner')
+    await codes.getByRole('button', { name: `Revoke code ${fresh}` }).click()
+    const confirm = owner.getByRole('dialog', { name: 'Revoke Invite Code' })
+    await expect(confirm).toContainText(fresh)
+    await confirm.getByRole('button', { name: 'Revoke Code' }).click()
+    await expect(codes.getByRole('status')).toHaveText(`Code ${fresh} revoked. It no longer works.`)
+    await expect(codes).toContainText('No active codes.')
+    await expect(dialog.getByRole('button', { name: 'Copy code' })).toBeDisabled()
+    await dialog.getByRole('button', { name: 'Done' }).click()
+
+    await member.getByRole('button', { name: 'Join Buble' }).click()
+    await member.getByRole('dialog', { name: 'Join Buble' }).getByLabel('Invite code').fill(fresh)
+    await member.getByRole('dialog', { name: 'Join Buble' }).getByRole('button', { name: 'Join' }).click()
+    await member.getByRole('dialog', { name: 'Join this Buble?' }).getByRole('button', { name: 'Join Buble' }).click()
+    await expect(member.getByRole('alert')).toContainText('Invalid invite code or code has expired')
+    await member.getByRole('dialog', { name: 'Join Buble' }).getByRole('button', { name: 'Cancel' }).click()
+    const refused = memberProblems.findIndex((problem) => problem.includes('status of 410') && problem.includes(fresh))
+    expect(refused).toBeGreaterThanOrEqual(0)
+    memberProblems.splice(refused, 1)
+  })
+
   let beforeOffline = 0
   await test.step('offline, the owner creates a buble; it survives a reload and waits, marked pending', async () => {
     await owner.goto('/dashboard')

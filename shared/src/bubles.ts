@@ -128,6 +128,26 @@ export type CreateInviteBody = z.infer<typeof CreateInviteBody>
 export const Invite = z.object({ code: z.string(), expires_at: z.string() })
 export type Invite = z.infer<typeof Invite>
 
+/** The most active codes `GET /api/bubles/:id/invites` answers (the newest): codes without e-mail are not rate limited. */
+export const ACTIVE_INVITES_LIMIT = 100
+
+/**
+ * An active code (unused, unexpired) as the buble's inviters see it. `email`: the address it was
+ * mailed to, which alone may use it; `created_by` is null when that account no longer exists.
+ */
+export const ActiveInvite = z.object({
+  code: z.string(),
+  email: z.string().nullable(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  created_by: MemberRef.nullable(),
+})
+export type ActiveInvite = z.infer<typeof ActiveInvite>
+
+/** `GET /api/bubles/:id/invites`: the buble's active codes, newest first. */
+export const ActiveInvites = z.object({ invites: z.array(ActiveInvite) })
+export type ActiveInvites = z.infer<typeof ActiveInvites>
+
 /** `/api/bubles/:idOrSlug`: a UUID is an id, anything else a slug. */
 export const isUuid = (value: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)

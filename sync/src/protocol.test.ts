@@ -31,8 +31,14 @@ describe('push batches', () => {
 
 describe('mutation names', () => {
   test("the contract's 24 names come first, then the other buble writes; each is entity.verb", () => {
-    expect(MUTATION_NAMES).toHaveLength(28)
-    expect(MUTATION_NAMES.slice(24)).toEqual(['buble.delete', 'buble.leave', 'invite.create', 'invite.accept'])
+    expect(MUTATION_NAMES).toHaveLength(29)
+    expect(MUTATION_NAMES.slice(24)).toEqual([
+      'buble.delete',
+      'buble.leave',
+      'invite.create',
+      'invite.accept',
+      'invite.revoke',
+    ])
     for (const name of MUTATION_NAMES) expect(name).toMatch(/^[a-z]+\.[a-z]+$/)
   })
 
@@ -45,6 +51,16 @@ describe('mutation names', () => {
     expect(MUTATION_ARGS['buble.create'].parse({ id, name: '  Book club ' })).toEqual({ id, name: 'Book club' })
     expect(MUTATION_ARGS['buble.create'].safeParse({ name: 'Book club' }).success).toBe(false)
     expect(MUTATION_ARGS['buble.create'].safeParse({ id, name: '   ' }).success).toBe(false)
+  })
+
+  test('invite.revoke names the buble and reads the code as typed codes are read', () => {
+    const id = '0192B3C4-D5E6-7F80-9123-456789ABCDEF'
+    expect(MUTATION_ARGS['invite.revoke'].parse({ buble_id: id, code: ' k7m2-pq9x rt ' })).toEqual({
+      buble_id: id.toLowerCase(),
+      code: 'K7M2PQ9XRT',
+    })
+    expect(MUTATION_ARGS['invite.revoke'].safeParse({ buble_id: id }).success).toBe(false)
+    expect(MUTATION_ARGS['invite.revoke'].safeParse({ buble_id: 'not-a-uuid', code: 'K7M2PQ9XRT' }).success).toBe(false)
   })
 
   test.each([

@@ -46,6 +46,7 @@ export const MUTATION_NAMES = [
   'buble.leave',
   'invite.create',
   'invite.accept',
+  'invite.revoke',
 ] as const
 export type MutationName = (typeof MUTATION_NAMES)[number]
 
@@ -70,6 +71,7 @@ export const MUTATION_ARGS = {
   'buble.leave': z.object({ buble_id: BubleId }),
   'invite.create': CreateInviteBody.extend({ buble_id: BubleId }),
   'invite.accept': z.object({ code: InviteCode }),
+  'invite.revoke': z.object({ buble_id: BubleId, code: InviteCode }),
   'profile.update': UpdateProfileBody,
   'unread.read': z.object({ buble_id: BubleId, contentType: ContentTypeSchema }),
   'post.create': CreatePostBody.extend({ id: ClientId, buble_id: BubleId }),

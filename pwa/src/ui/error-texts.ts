@@ -4,6 +4,7 @@ export const ERROR_TEXTS = {
   deleteBuble: 'Failed to delete Buble',
   performAction: 'Failed to perform action',
   generateInvite: 'Failed to generate invite',
+  revokeInvite: 'Failed to revoke invite code',
   updateProfile: 'Failed to update profile',
   createEvent: 'Failed to create event',
   updateEvent: 'Failed to update event',

@@ -78,6 +78,8 @@ export const OPTIMISTIC: OptimisticMap = {
   'buble.leave': removeBuble,
   'invite.create': noLocalEffect,
   'invite.accept': noLocalEffect,
+  // Codes are not kept on devices: the inviter's list is read online.
+  'invite.revoke': noLocalEffect,
   // The profile screen shows the server's answer; members' rows follow with the next pull.
   'profile.update': noLocalEffect,
   // A tab just opened reads zero at once, on every device of the user once the pull comes.

@@ -2,7 +2,7 @@
 
 import type { AuthResponse, LoginBody, RegisterBody, ResetPasswordBody, VerifyEmailResponse } from '@buble/shared/auth'
 import { RESET_TOKEN_TTL_MS, VERIFY_TOKEN_TTL_MS } from '@buble/shared/constants'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
@@ -11,6 +11,7 @@ import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
 import { AppError, conflict, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail } from '../../lib/mail.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
+import { lockVersions } from '../../lib/sync-writes.ts'
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
@@ -63,12 +64,17 @@ export function authService(
     const existing = await findUserByEmail(db, args.email)
     let user: UserRow
     if (existing?.status === 'pending') {
-      // Someone invited this address; registering normally takes the pending account over.
-      ;[user] = (await db
+      // Someone invited this address; registering normally takes the pending account over. The
+      // invite's link keeps working until the address is verified (CONTRACT §6): whoever verifies
+      // first, by this account's verification mail or by that link, holds the account.
+      const [taken] = await db
         .update(users)
         .set({ name: args.name, passwordHash, status: 'active', role, updatedAt: now() })
-        .where(eq(users.id, existing.id))
-        .returning()) as [UserRow]
+        // Still pending: the link's holder may have completed it since it was read.
+        .where(and(eq(users.id, existing.id), eq(users.status, 'pending')))
+        .returning()
+      if (!taken) throw conflict(AUTH_MESSAGES.emailTaken)
+      user = taken
     } else if (existing) {
       throw conflict(AUTH_MESSAGES.emailTaken)
     } else {
@@ -132,6 +138,9 @@ export function authService(
 
     async verifyEmail(token: string): Promise<VerifyEmailResponse> {
       const verified = await db.transaction(async (tx) => {
+        // The version lock before any row lock, as in every sync write: an activation step joins
+        // buble writes, and complete-registration locks this account's rows after that lock too.
+        await lockVersions(tx)
         const userId = await consumeEmailToken(tx, token, 'verify', now())
         if (!userId) return null
         const current = await findUserById(tx, userId)

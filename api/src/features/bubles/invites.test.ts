@@ -1,9 +1,10 @@
 import { PASSWORD_MESSAGES } from '@buble/shared/password'
 import { eq } from 'drizzle-orm'
+import pg from 'pg'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invites, users } from '../../db/schema.ts'
-import { backends } from '../../testing/databases.ts'
+import { backends, type TestDatabase } from '../../testing/databases.ts'
 import {
   createHarness,
   type Harness,
@@ -407,6 +408,146 @@ describe.each(backends())('e-mail invites on %s', (backend) => {
       expect((await login(email, PASSWORD)).status).toBe(200)
       expect((await login(email, NEW_PASSWORD)).status).toBe(401)
     })
+
+    test('registering with the invited address does not kill the link: used before anyone verifies, it takes the account over', async () => {
+      const { owner, buble, email, token } = await invitePending()
+      const [pending] = await accountsWith(email)
+      const squatter = await registered('Sam Squatter', email)
+      expect(squatter.id).toBe(pending!.id)
+      expect((await h.call('GET', '/api/bubles', { token: squatter.token })).status).toBe(200)
+
+      const res = await complete(token)
+      expect(res.status).toBe(200)
+      const body = await res.json()
+      expect(body.user).toMatchObject({ id: pending!.id, email, email_verified: true })
+      // The link holder's password wins; whatever the registrant was issued stops working.
+      expect((await login(email, NEW_PASSWORD)).status).toBe(200)
+      await expectBody(await login(email, PASSWORD), 401, BAD_LOGIN)
+      expect((await h.call('GET', '/api/bubles', { token: squatter.token })).status).toBe(401)
+      // The invites follow the address.
+      expect(await bubleIds(body.access_token)).toEqual([buble.id])
+      expect(await memberIds(owner.token, buble.id)).toEqual([owner.id, pending!.id])
+      expect(await accountsWith(email)).toMatchObject([{ status: 'active', emailVerified: true }])
+
+      // The link is spent now, and the address has an account.
+      expect((await complete(token, 'Another-Password-7')).status).toBe(410)
+      const again = await h.call('POST', '/api/auth/register', {
+        body: { name: 'Sam Again', email, password: PASSWORD },
+      })
+      expect(again.status).toBe(409)
+      expect((await login(email, NEW_PASSWORD)).status).toBe(200)
+    })
+
+    test('after a takeover, completing the link joins only what invited the pending account; a code mailed since waits for its code', async () => {
+      const { owner, buble, email, token } = await invitePending()
+      await registered('Nils Normal', email)
+      h.clock.advance(SECOND)
+      const other = await quickUser('Later Inviter')
+      const later = await create(other.token, 'Later Buble')
+      const code = await inviteByMail(other.token, later.id, email)
+      expect((await mailTo(email, 'Later Buble')).text).not.toContain('complete-registration')
+      h.clock.advance(SECOND)
+
+      const res = await complete(token)
+      expect(res.status).toBe(200)
+      const { access_token, user } = await res.json()
+      expect(await bubleIds(access_token)).toEqual([buble.id])
+      expect(await memberIds(owner.token, buble.id)).toEqual([owner.id, user.id])
+      expect(await memberIds(other.token, later.id)).toEqual([other.id])
+      expect((await accept(access_token, code)).status).toBe(200)
+    })
+
+    test('a taken-over account whose link has expired stays with the registrant: the link is a 410', async () => {
+      const { email, token } = await invitePending()
+      const account = await registered('Rae Registrant', email)
+      h.clock.advance(WEEK + SECOND)
+      expect((await complete(token)).status).toBe(410)
+      expect((await login(email, PASSWORD)).status).toBe(200)
+      expect((await h.call('GET', '/api/bubles', { token: account.token })).status).toBe(200)
+    })
+
+    /** A connection of its own that holds locks while the app's requests queue behind them (PostgreSQL only). */
+    async function lockHolder() {
+      const holder = new pg.Client({ connectionString: (h.database as TestDatabase).url })
+      await holder.connect()
+      await holder.query('begin')
+      return {
+        query: (text: string, values?: unknown[]) => holder.query(text, values),
+        /** Waits (bounded) until `n` of the app's transactions wait for a lock. */
+        async waiters(n: number) {
+          const deadline = Date.now() + 10_000
+          for (;;) {
+            // Inside a transaction the statistics views answer one snapshot unless told to take another.
+            await holder.query('select pg_stat_clear_snapshot()')
+            const { rows } = await holder.query(
+              "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+            )
+            if (rows[0].n >= n) return
+            if (Date.now() > deadline) throw new Error(`${rows[0].n} waiting for a lock, not ${n}`)
+            await new Promise((resolve) => setTimeout(resolve, 10))
+          }
+        },
+        async release() {
+          await holder.query('rollback')
+          await holder.end()
+        },
+      }
+    }
+
+    // Two connections at once: PostgreSQL only (PGlite has one).
+    if (backend === 'postgres')
+      test('a registration that read the address as pending just before the link completed it takes nothing over: 409', async () => {
+        const { owner, buble, email, token } = await invitePending()
+        const holder = await lockHolder()
+        let completing: Promise<TestResponse> | undefined
+        let registering: Promise<TestResponse> | undefined
+        try {
+          await holder.query('select id from users where email = $1 for update', [email])
+          // The link first in line for the account's row; the registration reads it as pending, then queues.
+          completing = complete(token)
+          await holder.waiters(1)
+          registering = h.call('POST', '/api/auth/register', {
+            body: { name: 'Late Larry', email, password: PASSWORD },
+          })
+          await holder.waiters(2)
+        } finally {
+          await holder.release()
+        }
+        const [completed, signup] = await Promise.all([completing!, registering!])
+        expect(completed.status).toBe(200)
+        await expectBody(signup, 409, { code: 'CONFLICT', message: 'An account with this email already exists' })
+        expect((await login(email, NEW_PASSWORD)).status).toBe(200)
+        await expectBody(await login(email, PASSWORD), 401, BAD_LOGIN)
+        expect(await accountsWith(email)).toMatchObject([{ name: 'Ada Lovelace', emailVerified: true }])
+        expect(await memberIds(owner.token, buble.id)).toHaveLength(2)
+      })
+
+    if (backend === 'postgres')
+      test('verify-email and complete-registration at the same moment lock in one order: the link, first in line, wins without a deadlock', async () => {
+        const { owner, buble, email, token } = await invitePending()
+        const account = await registered('Rex Racer', email)
+        const verifyToken = tokenOf(await verificationLinkOf(email))
+        const holder = await lockHolder()
+        let completing: Promise<TestResponse> | undefined
+        let verifying: Promise<TestResponse> | undefined
+        try {
+          // The version lock of lib/sync-writes.ts: both writes queue behind it, the link first.
+          await holder.query('select pg_advisory_xact_lock(4201201)')
+          completing = complete(token)
+          await holder.waiters(1)
+          verifying = h.call('POST', '/api/auth/verify-email', { body: { token: verifyToken } })
+          await holder.waiters(2)
+        } finally {
+          await holder.release()
+        }
+        const [completed, verified] = await Promise.all([completing!, verifying!])
+        expect([completed.status, verified.status]).toEqual([200, 200])
+        const { user } = await completed.json()
+        expect(user).toMatchObject({ id: account.id, email_verified: true })
+        expect((await login(email, NEW_PASSWORD)).status).toBe(200)
+        expect((await login(email, PASSWORD)).status).toBe(401)
+        expect(await memberIds(owner.token, buble.id)).toEqual([owner.id, account.id])
+      })
 
     test('an account registered after a pending invite and mailed a code before verifying joins only the pending invite on verification', async () => {
       const { owner, buble, email } = await invitePending()

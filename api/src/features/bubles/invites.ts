@@ -1,12 +1,16 @@
 /**
  * Invites (CONTRACT §3.2, §6): single-use codes, by hand or by e-mail. An address with an active
  * account gets the code; an unknown one gets a pending account and a link to choose a password.
- * A pending account becomes a member when it becomes active: on complete-registration, or when the
- * person registers normally with that address and verifies it (then the registration link is spent).
+ * A pending account becomes a member when its address is verified: on complete-registration, or
+ * when someone registers normally with that address and verifies it (then the link is spent).
+ * Registering alone proves nothing about the address, so until it is verified the link still works
+ * and takes the account over.
  */
 
 import type { AuthResponse, CompleteRegistrationBody } from '@buble/shared/auth'
 import {
+  ACTIVE_INVITES_LIMIT,
+  type ActiveInvites,
   BUBLE_MESSAGES,
   type Buble,
   type CreateInviteBody,
@@ -17,20 +21,19 @@ import {
 } from '@buble/shared/bubles'
 import { REGISTRATION_TOKEN_TTL_MS } from '@buble/shared/constants'
 import { can } from '@buble/shared/permissions'
-import { and, eq, gt, isNull, lte } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import { customAlphabet } from 'nanoid'
 import { v7 as uuidv7 } from 'uuid'
 import type { Executor } from '../../db/client.ts'
 import { bubles, emailTokens, invites, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
-import { type ActivationStep, findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
-import { consumeEmailToken } from '../../lib/email-tokens.ts'
-import { conflict, forbidden, tokenInvalid } from '../../lib/errors.ts'
+import { type ActivationStep, findUserByEmail, toUser, type UserRow } from '../../lib/accounts.ts'
+import { conflict, forbidden, notFound, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail, type MailMessage } from '../../lib/mail.ts'
 import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
 import { hashPassword } from '../../lib/passwords.ts'
-import { lockVersions, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
-import { newOneTimeToken } from '../../lib/tokens.ts'
+import { type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
+import { hashOneTimeToken, newOneTimeToken } from '../../lib/tokens.ts'
 import { loadBuble } from './queries.ts'
 import type { MembershipWrites } from './writes.ts'
 
@@ -40,7 +43,11 @@ export const INVITE_MESSAGES = {
   notAllowed: 'You are not allowed to invite members to this Buble',
   alreadyMember: 'This person is already a member of this Buble',
   registrationInvalid: 'This registration link is invalid or has expired',
+  codeNotFound: 'Invite code not found',
 } as const
+
+/** An unused code that has not expired: one that still lets someone in. */
+const activeAt = (at: Date) => and(isNull(invites.usedById), isNull(invites.usedAt), gt(invites.expiresAt, at))
 
 /** A display name for an account made by an invite, from its address ('ada.lovelace@…' → 'Ada Lovelace'). */
 export function nameFromEmail(email: string): string {
@@ -118,24 +125,29 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
   }
 
   /**
-   * An address verified: if it was invited while it had no account (it holds an unspent
-   * registration link), it registered normally instead of following the link. Its invites become
-   * memberships and the link is spent (CONTRACT §6). An account that was mailed a code joins with it.
+   * An address just verified (by either path): spends every registration link the account still
+   * holds and, if it held any, joins the invites made while it was pending. Only those: a code
+   * mailed once it had an account (a normal registration not verified yet) waits for its code, as
+   * for any account that already existed (CONTRACT §6).
    */
-  const activationStep: ActivationStep = async (tx, user) => {
-    // The version lock first, as every sync write takes it before its row locks.
-    await lockVersions(tx)
-    const spent = await tx
+  async function joinAsInvited(w: SyncWriter, user: UserRow): Promise<void> {
+    const spent = await w.tx
       .update(emailTokens)
       .set({ usedAt: now() })
       .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.kind, 'registration'), isNull(emailTokens.usedAt)))
       .returning({ createdAt: emailTokens.createdAt })
     if (spent.length === 0) return
-    // Only what was addressed to the pending account: a code mailed since it became active waits
-    // for its code, as for any account that already existed (CONTRACT §6).
+    // Links are mailed only while the account is pending: the newest one marks the end of that.
     const pendingUntil = new Date(Math.max(...spent.map((token) => token.createdAt.getTime())))
-    await syncWriteIn(tx, (w) => joinOpenInvites(w, user, pendingUntil))
+    await joinOpenInvites(w, user, pendingUntil)
   }
+
+  /**
+   * verify-email: the address is the registrant's now, so an invite link it held is spent and its
+   * invites become memberships (CONTRACT §6). The caller took the version lock before its first row
+   * lock, as every sync write does (complete-registration locks the same rows in that order).
+   */
+  const activationStep: ActivationStep = (tx, user) => syncWriteIn(tx, (w) => joinAsInvited(w, user))
 
   /** A code for an address, and its mail: an active account gets the code, an unknown address a pending account and a link. */
   async function inviteByEmail(
@@ -227,6 +239,58 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
       })
     },
 
+    /**
+     * The buble's active codes, newest first (at most ACTIVE_INVITES_LIMIT), for those who may
+     * invite: who may hand out codes may see and withdraw every code that still lets someone in.
+     */
+    async listInvites(user: UserRow, bubleId: string): Promise<ActiveInvites> {
+      const membership = await requireMembership(db, bubleId, user.id)
+      if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
+      const rows = await db
+        .select({
+          code: invites.code,
+          email: invites.email,
+          createdAt: invites.createdAt,
+          expiresAt: invites.expiresAt,
+          creatorId: users.id,
+          creatorName: users.name,
+          creatorAvatar: users.avatarUrl,
+        })
+        .from(invites)
+        .leftJoin(users, eq(users.id, invites.createdById))
+        .where(and(eq(invites.bubleId, bubleId), activeAt(now())))
+        .orderBy(desc(invites.createdAt), desc(invites.id))
+        .limit(ACTIVE_INVITES_LIMIT)
+      return {
+        invites: rows.map((row) => ({
+          code: row.code,
+          email: row.email,
+          created_at: row.createdAt.toISOString(),
+          expires_at: row.expiresAt.toISOString(),
+          created_by: row.creatorId
+            ? { id: row.creatorId, name: row.creatorName!, avatar_url: row.creatorAvatar }
+            : null,
+        })),
+      }
+    },
+
+    /**
+     * Withdraws an active code of the buble (REST and the `invite.revoke` mutation): it stops
+     * working at once. Revoking deletes the row, as a platform admin's withdrawal does. A code that
+     * is unknown, of another buble, used or expired is 404: there is nothing of this buble's to revoke.
+     */
+    revokeInvite(user: UserRow, bubleId: string, code: string): Promise<void> {
+      return syncWrite(db, async (w) => {
+        const membership = await requireMembership(w.tx, bubleId, user.id)
+        if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
+        const revoked = await w.tx
+          .delete(invites)
+          .where(and(eq(invites.code, code), eq(invites.bubleId, bubleId), activeAt(now())))
+          .returning({ id: invites.id })
+        if (revoked.length === 0) throw notFound(INVITE_MESSAGES.codeNotFound)
+      })
+    },
+
     /** A platform admin withdraws an invite (CONTRACT §3.4); the code stops working. Answers the row, or undefined. */
 
     async adminDeleteInvite(inviteId: string) {
@@ -256,26 +320,47 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
       })
     },
 
-    /** Sets the password of an account made by an e-mail invite: it is signed in, verified, and a member. */
+    /**
+     * Sets the password of an account an e-mail invite made: it is signed in, verified, and a member
+     * of what invited it. The link works until the address is verified: if someone registered with
+     * the address meanwhile (taking the pending account over) and has not verified it, the link's
+     * holder, who reads that mailbox, takes the account: their password replaces the registrant's,
+     * and every token issued before stops working.
+     */
     async completeRegistration(body: CompleteRegistrationBody): Promise<AuthResponse> {
       const passwordHash = await hashPassword(body.password)
       const user = await syncWrite(db, async (w) => {
-        const userId = await consumeEmailToken(w.tx, body.token, 'registration', now())
-        const pending = userId ? await findUserById(w.tx, userId) : undefined
-        if (pending?.status !== 'pending') throw tokenInvalid(INVITE_MESSAGES.registrationInvalid)
-        const promote = config.adminEmails.includes(pending.email)
+        const [link] = await w.tx
+          .select({ userId: emailTokens.userId })
+          .from(emailTokens)
+          .where(
+            and(
+              eq(emailTokens.tokenHash, hashOneTimeToken(body.token)),
+              eq(emailTokens.kind, 'registration'),
+              isNull(emailTokens.usedAt),
+              gt(emailTokens.expiresAt, now()),
+            ),
+          )
+          .for('update')
+        const [account] = link ? await w.tx.select().from(users).where(eq(users.id, link.userId)).for('update') : []
+        const claimable = account?.status === 'pending' || (account?.status === 'active' && !account.emailVerified)
+        if (!account || !claimable) throw tokenInvalid(INVITE_MESSAGES.registrationInvalid)
+        const promote = config.adminEmails.includes(account.email)
         const [active] = await w.tx
           .update(users)
           .set({
             passwordHash,
             status: 'active',
             emailVerified: true,
+            // Whoever registered with the address before is signed out everywhere.
+            tokenVersion: sql`${users.tokenVersion} + 1`,
             updatedAt: now(),
             ...(promote ? { role: 'admin' as const } : {}),
           })
-          .where(eq(users.id, pending.id))
+          .where(eq(users.id, account.id))
           .returning()
-        await joinOpenInvites(w, active!)
+        // Spends this link and the others, and joins what invited the address.
+        await joinAsInvited(w, active!)
         return active!
       })
       return { access_token: await tokens.sign(user), user: toUser(user) }

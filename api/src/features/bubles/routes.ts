@@ -1,5 +1,6 @@
 import { AuthResponse, CompleteRegistrationBody, MessageResponse } from '@buble/shared/auth'
 import {
+  ActiveInvites,
   Buble,
   CreateBubleBody,
   CreateInviteBody,
@@ -108,6 +109,25 @@ export function bublesRoutes({
         validate('json', CreateInviteBody),
         async (c) =>
           c.json(await invites.createInvite(c.var.user, bubleId(c.req.param('id')), c.req.valid('json')), 201),
+      )
+      .get(
+        '/:id/invites',
+        describe({
+          tag,
+          summary: "The buble's active invite codes, newest first (needs invite_members)",
+          response: ActiveInvites,
+        }),
+        async (c) => c.json(await invites.listInvites(c.var.user, bubleId(c.req.param('id')))),
+      )
+      .delete(
+        '/:id/invites/:code',
+        describe({ tag, summary: 'Revoke an active invite code of the buble (needs invite_members)', status: 204 }),
+        validate('param', z.object({ id: z.string(), code: InviteCode })),
+        async (c) => {
+          const { id, code } = c.req.valid('param')
+          await invites.revokeInvite(c.var.user, bubleId(id), code)
+          return c.body(null, 204)
+        },
       )
       .get('/:id/members', describe({ tag, summary: "A buble's members", response: z.array(Member) }), async (c) => {
         const list = await bubles.memberList(c.var.user, bubleId(c.req.param('id')))

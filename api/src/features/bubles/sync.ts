@@ -38,7 +38,10 @@ export function bubleMutations({
 }: {
   bubles: BublesService
   invites: InvitesService
-}): Pick<MutationHandlers, 'buble.create' | 'buble.delete' | 'buble.leave' | 'invite.create' | 'invite.accept'> {
+}): Pick<
+  MutationHandlers,
+  'buble.create' | 'buble.delete' | 'buble.leave' | 'invite.create' | 'invite.accept' | 'invite.revoke'
+> {
   return {
     'buble.create': async (user, args) => (await bubles.create(user, args)).buble,
     'buble.delete': async (user, args) => {
@@ -51,5 +54,9 @@ export function bubleMutations({
     },
     'invite.create': (user, { buble_id, ...body }) => invites.createInvite(user, buble_id, body),
     'invite.accept': (user, args) => invites.acceptInvite(user, args.code),
+    'invite.revoke': async (user, args) => {
+      await invites.revokeInvite(user, args.buble_id, args.code)
+      return null
+    },
   }
 }

@@ -5,8 +5,8 @@
  */
 
 import { type BubleRole, type Permission, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
-import { and, eq, sql } from 'drizzle-orm'
-import { bubles, memberships, users } from '../../db/schema.ts'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { bubles, invites, memberships, users } from '../../db/schema.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { type MembershipRow, memberKey } from '../../lib/memberships.ts'
 import { NEXT_VERSION, type SyncWriter } from '../../lib/sync-writes.ts'
@@ -18,6 +18,25 @@ export function membershipWrites(now: () => Date, contentAdded?: ContentAddedBus
   async function touchBuble(w: SyncWriter, bubleId: string) {
     await w.tx.update(bubles).set({ version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
     w.changed(bubleId, 'buble')
+  }
+
+  /**
+   * Revokes the active codes a member made in a buble. Revoking deletes the row, as a platform
+   * admin's withdrawal does: a used code stays as the record of who came in by whom, and an expired
+   * one as what it was.
+   */
+  async function revokeCodesBy(w: SyncWriter, bubleId: string, userId: string) {
+    await w.tx
+      .delete(invites)
+      .where(
+        and(
+          eq(invites.bubleId, bubleId),
+          eq(invites.createdById, userId),
+          isNull(invites.usedById),
+          isNull(invites.usedAt),
+          gt(invites.expiresAt, now()),
+        ),
+      )
   }
 
   return {
@@ -53,9 +72,14 @@ export function membershipWrites(now: () => Date, contentAdded?: ContentAddedBus
       }
     },
 
-    /** Removes a membership: the others see the member go, the user's devices forget the buble. */
+    /**
+     * Removes a membership (removed, left, account deleted): the others see the member go, the
+     * user's devices forget the buble, and the codes they made there stop working, so nobody comes
+     * back in, or lets anyone in, by a code from before.
+     */
     async removeMember(w: SyncWriter, bubleId: string, userId: string) {
       await w.tx.delete(memberships).where(and(eq(memberships.bubleId, bubleId), eq(memberships.userId, userId)))
+      await revokeCodesBy(w, bubleId, userId)
       await w.tx.execute(sql`delete from unread_marks where user_id = ${userId} and buble_id = ${bubleId}`)
       await w.deleted('member', bubleId, [memberKey(bubleId, userId)])
       await touchBuble(w, bubleId)

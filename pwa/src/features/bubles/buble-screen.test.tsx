@@ -59,7 +59,11 @@ test('Generate Invite shows the code and when it expires; Copy code copies it an
   const buble = bookClub()
   const invites = `POST /api/bubles/${buble.id}/invites`
   const app = open('/bubles/book-club', buble, {
-    api: { [invites]: json(201, { code: 'K7M2PQ9XRT', expires_at: '2026-11-30T10:00:00.000Z' }) },
+    api: {
+      [invites]: json(201, { code: 'K7M2PQ9XRT', expires_at: '2026-11-30T10:00:00.000Z' }),
+      // The modal's list of active codes (invite-code-modal.test.tsx).
+      [`GET /api/bubles/${buble.id}/invites`]: json(200, { invites: [] }),
+    },
   })
   await app.user.click(await screen.findByRole('button', { name: 'Generate Invite' }))
   const dialog = await screen.findByRole('dialog', { name: 'Invite code generated' })

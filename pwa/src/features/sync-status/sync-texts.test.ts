@@ -16,6 +16,7 @@ test.each<[HandledMutation, Record<string, unknown>, string, string | null]>([
   ['invite.create', { buble_id: 'b1' }, 'Failed to generate invite', null],
   ['invite.create', { buble_id: 'b1', email: 'dan@example.com' }, 'Failed to generate invite', 'dan@example.com'],
   ['invite.accept', { code: 'K7M2PQ9XRT' }, 'Invalid invite code or code has expired', 'K7M2PQ9XRT'],
+  ['invite.revoke', { buble_id: 'b1', code: 'K7M2PQ9XRT' }, 'Failed to revoke invite code', null],
   ['profile.update', { name: 'Alice B', bio: 'Climber' }, 'Failed to update profile', 'Alice B\nClimber'],
   ['profile.update', { bio: 'Only the bio' }, 'Failed to update profile', 'Only the bio'],
   ['profile.update', { avatar_url: '/api/uploads/secure/a.png' }, 'Failed to update profile', null],

@@ -45,6 +45,7 @@ const HEADLINES: Record<HandledMutation, string> = {
   'buble.leave': ERROR_TEXTS.performAction,
   'invite.create': ERROR_TEXTS.generateInvite,
   'invite.accept': BUBLE_MESSAGES.inviteInvalid,
+  'invite.revoke': ERROR_TEXTS.revokeInvite,
   'profile.update': ERROR_TEXTS.updateProfile,
   'unread.read': ERROR_TEXTS.performAction,
   'post.create': 'Failed to create post',
@@ -104,6 +105,7 @@ function keptText(name: HandledMutation, args: Record<string, unknown>): string 
     case 'poll.update':
       return lines(args.question, Array.isArray(args.options) ? args.options : [])
     case 'unread.read':
+    case 'invite.revoke':
     case 'buble.delete':
     case 'buble.leave':
     case 'post.delete':
