@@ -15,9 +15,9 @@ import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { findMembership, requireMembership } from '../../lib/memberships.ts'
+import { UNNAMED_UPLOAD } from '../../lib/named-uploads.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
 import { isStorageKey, SECURE_URL_PREFIX } from '../../lib/storage.ts'
-import { UNNAMED_UPLOAD } from '../wall/files.ts'
 import { blankMp4Metadata, blankWebmMetadata } from './video-metadata.ts'
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif'])

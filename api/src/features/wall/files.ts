@@ -8,6 +8,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { uploads } from '../../db/schema.ts'
 import type { Job } from '../../lib/jobs.ts'
+import { UNNAMED_UPLOAD } from '../../lib/named-uploads.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 import { rowsOf } from './queries.ts'
 
@@ -70,11 +71,6 @@ export async function holdFiles(tx: Executor, urls: readonly string[]): Promise<
     .orderBy(uploads.key)
     .for('update')
 }
-
-/** No post, story or chat message names the upload `u` (an SQL condition on `uploads u`). */
-export const UNNAMED_UPLOAD = sql`not exists (select 1 from posts p where p.image_url = ${SECURE_URL_PREFIX} || u.key)
-  and not exists (select 1 from stories s where s.media_url = ${SECURE_URL_PREFIX} || u.key)
-  and not exists (select 1 from chat_messages c where c.image_url = ${SECURE_URL_PREFIX} || u.key)`
 
 /**
  * Every minute: buble files older than an hour that no post, story or chat message names are
