@@ -38,6 +38,7 @@ import {
   seedBusyBuble,
   upToDateCursor,
 } from './device.ts'
+import { PUSH_MIXED, runPushMixed } from './push-mixed.ts'
 import { SEARCH_POSTS, SEARCH_USERS, seedAdminData } from './seed-admin.ts'
 import { seedEventsAndPolls } from './seed-events.ts'
 import { seedWall } from './seed-wall.ts'
@@ -336,14 +337,19 @@ async function chooseDatabase(): Promise<{ url: string | undefined; label: strin
   return { url: undefined, label: 'PGlite (fallback)' }
 }
 
-function startServer(port: number, dataDir: string, databaseUrl: string | undefined): ChildProcess {
+function startServer(
+  port: number,
+  dataDir: string,
+  databaseUrl: string | undefined,
+  rateLimits: 'on' | 'off' = 'off',
+): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
-    BUBLE_RATE_LIMITS: 'off',
+    BUBLE_RATE_LIMITS: rateLimits,
     LOG_LEVEL: 'warn',
   }
   if (databaseUrl) env.DATABASE_URL = databaseUrl
@@ -578,6 +584,27 @@ async function runDeviceBenchmarks(
   return results
 }
 
+// ---- issue 18: pushes of every kind, rate limits on ----------------------------------------------
+
+/** `push-mixed` against a server of its own with the default rate limits (this run's server has them off). */
+async function pushMixedWithLimits(databaseUrl: string | undefined): Promise<DeviceResult> {
+  const port = await freePort()
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'buble-bench-limits-'))
+  const baseUrl = `http://127.0.0.1:${port}`
+  console.log(`\n${PUSH_MIXED}: a second server with rate limits on, ${baseUrl}…`)
+  const server = startServer(port, dataDir, databaseUrl, 'on')
+  try {
+    await waitForHealth(baseUrl, server)
+    const result = await runPushMixed({ baseUrl, databaseUrl, dataDir, durationS: DURATION })
+    console.log(`  ${result.met ? 'MET   ' : 'MISSED'} ${result.name}: ${result.figure} — ${result.target}`)
+    if (result.error) console.error(`  ERROR: ${PUSH_MIXED}: ${result.error}`)
+    return result
+  } finally {
+    await stopServer(server)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
 // ---- main -----------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
@@ -640,7 +667,8 @@ async function main(): Promise<number> {
       only,
     )
     const devices = await runDeviceBenchmarks(baseUrl, database.url, only)
-    return failedRequests || [...streams, ...admin, ...devices].some((result) => result.error) ? 1 : 0
+    const mixed = !only || only.includes(PUSH_MIXED) ? [await pushMixedWithLimits(database.url)] : []
+    return failedRequests || [...streams, ...admin, ...devices, ...mixed].some((result) => result.error) ? 1 : 0
   } finally {
     await stopServer(server)
     rmSync(dataDir, { recursive: true, force: true })
