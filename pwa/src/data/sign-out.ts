@@ -1,17 +1,18 @@
 /**
  * Signing out on purpose removes the user's data from this device (a shared computer keeps
- * nothing of them). Writes not yet on the server would be lost with it, so the user is asked
+ * nothing of them, not even its push subscription). Writes not yet on the server would be lost with it, so the user is asked
  * first. A forced sign-out (an expired session) keeps everything for the next sign-in.
  */
 
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
+import { forgetDevicePush } from '../push/push-subscription.ts'
 import { useServices } from '../session/session-context.tsx'
 import { useDevice } from './data-context.tsx'
 
 export function useSignOut() {
   const device = useDevice()
-  const { session } = useServices()
+  const { session, api } = useServices()
   const navigate = useNavigate()
   /** Set while the user is asked about unsaved writes: how many there are. */
   const [unsynced, setUnsynced] = useState<number | null>(null)
@@ -22,6 +23,8 @@ export function useSignOut() {
       setUnsynced(count)
       return
     }
+    // This browser's push subscription goes too, while the token still lets the server be told.
+    await forgetDevicePush(api).catch(() => {})
     // The database is deleted as it closes, once the signed-in screens have gone.
     device.forgetOnClose()
     session.logout()

@@ -65,3 +65,22 @@ export async function disablePush(api: Api): Promise<void> {
   await api.delete('/push/subscriptions', { endpoint: subscription.endpoint })
   await subscription.unsubscribe()
 }
+
+/**
+ * Signing out on purpose: this browser's subscription leaves with the account, so a shared browser
+ * never shows the last user's buble names and texts. The server is told first (the session still
+ * holds its token), for at most `timeoutMs`; the browser's subscription is dropped either way, so
+ * offline its push service answers 410 to the next push and the server forgets the row then.
+ */
+export async function forgetDevicePush(api: Api, timeoutMs = 2000): Promise<void> {
+  if (!('serviceWorker' in navigator)) return
+  // getRegistration, not ready: ready never settles where no worker was ever registered.
+  const registration = await navigator.serviceWorker.getRegistration?.()
+  const subscription = await registration?.pushManager?.getSubscription()
+  if (!subscription) return
+  const told = api.delete('/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => {})
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([told, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))])
+  clearTimeout(timer)
+  await subscription.unsubscribe().catch(() => false)
+}

@@ -46,7 +46,12 @@ function stubPushBrowser({ permission = 'default', answer = 'granted', subscribe
   vi.stubGlobal('PushManager', function PushManager() {})
   Object.defineProperty(navigator, 'serviceWorker', {
     configurable: true,
-    value: { ready: Promise.resolve({ pushManager }), addEventListener() {}, removeEventListener() {} },
+    value: {
+      ready: Promise.resolve({ pushManager }),
+      getRegistration: async () => ({ pushManager }),
+      addEventListener() {},
+      removeEventListener() {},
+    },
   })
   return { notification, pushManager, subscription }
 }
@@ -186,4 +191,30 @@ test('on an iPhone in Safari (not on the Home Screen) it explains how to get not
   renderApp({ route: '/profile', user: alice, api: profile })
   expect(await screen.findByText(NOTIFICATION_TEXTS.homeScreen)).toBeInTheDocument()
   expect(screen.queryByRole('switch')).not.toBeInTheDocument()
+})
+
+test('signing out tells the server to forget this browser’s subscription and drops it, so the next user gets none of these pushes', async () => {
+  const browser = stubPushBrowser({ permission: 'granted', subscribed: true })
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: { ...profile, 'DELETE /api/push/subscriptions': new Response(null, { status: 204 }) },
+  })
+  await app.user.click(await screen.findByRole('button', { name: 'Sign Out' }))
+  expect(await screen.findByRole('heading', { name: 'Sign in to Buble' })).toBeInTheDocument()
+  expect(app.callsTo('DELETE /api/push/subscriptions').map((c) => c.body)).toEqual([{ endpoint: ENDPOINT }])
+  expect(browser.subscription.unsubscribe).toHaveBeenCalled()
+  expect(await browser.pushManager.getSubscription()).toBeNull()
+})
+
+test('offline, signing out still drops the browser’s subscription (its push service then refuses the next push)', async () => {
+  const browser = stubPushBrowser({ permission: 'granted', subscribed: true })
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: { ...profile, 'DELETE /api/push/subscriptions': new TypeError('Failed to fetch') },
+  })
+  await app.user.click(await screen.findByRole('button', { name: 'Sign Out' }))
+  expect(await screen.findByRole('heading', { name: 'Sign in to Buble' })).toBeInTheDocument()
+  expect(browser.subscription.unsubscribe).toHaveBeenCalled()
 })
