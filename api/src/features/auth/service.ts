@@ -107,15 +107,17 @@ export function authService(
 
     async login(args: LoginBody, ip: string): Promise<AuthResponse> {
       const pairKey = `${ip}|${args.email}`
-      await rateLimits.check(['loginFailuresPerIpEmail', pairKey], ['loginFailuresPerIp', ip])
+      // Every attempt counts as a failure before its password is checked (one atomic count each):
+      // however many arrive at once, no more than the limit reach the check. A success takes its
+      // count back below.
+      await rateLimits.claim(['loginFailuresPerIpEmail', pairKey], ['loginFailuresPerIp', ip])
       const user = await findUserByEmail(db, args.email)
       const usable = user?.status === 'active' ? user : undefined
       const ok = await verifyPassword(usable?.passwordHash, args.password)
-      if (!usable || !ok) {
-        await rateLimits.consume(['loginFailuresPerIpEmail', pairKey], ['loginFailuresPerIp', ip])
-        throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials)
-      }
+      if (!usable || !ok) throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials)
+      // Signed in: this (IP, e-mail)'s failures are forgotten, and the IP's count was no failure.
       await rateLimits.reset('loginFailuresPerIpEmail', pairKey)
+      await rateLimits.giveBack(['loginFailuresPerIp', ip])
       return issueAuth(usable)
     },
 
