@@ -11,6 +11,7 @@ import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
 import { AppError, conflict, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail } from '../../lib/mail.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
+import { passwordReplaced } from '../../lib/revocations.ts'
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
@@ -186,7 +187,10 @@ export function authService(
           .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
           .where(eq(users.id, userId))
           .returning({ id: users.id, status: users.status })
-        return rows[0]?.status === 'active'
+        if (rows[0]?.status !== 'active') return false
+        // Any other link mailed before this one dies with it.
+        await passwordReplaced(tx, userId, now())
+        return true
       })
       if (!done) throw tokenInvalid(AUTH_MESSAGES.resetInvalid)
       return { message: AUTH_MESSAGES.resetDone }
