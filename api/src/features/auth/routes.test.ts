@@ -1,8 +1,10 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { PASSWORD_MESSAGES } from '@buble/shared/password'
 import { eq } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { emailTokens, users } from '../../db/schema.ts'
+import { hashPassword } from '../../lib/passwords.ts'
 import { newOneTimeToken } from '../../lib/tokens.ts'
 import { backends } from '../../testing/databases.ts'
 import { createHarness, type Harness, PASSWORD, PUBLIC_URL, uniqueEmail } from '../../testing/harness.ts'
@@ -261,5 +263,55 @@ describe.each(backends())('auth on %s', (backend) => {
     expect(
       (await h.call('POST', '/api/auth/reset-password', { body: { token, newPassword: 'Brand-New-Passw0rd' } })).status,
     ).toBe(410)
+  })
+})
+
+describe.each(backends())('mail after the answer on %s', (backend) => {
+  // An SMTP server that accepts connections and never speaks: a mail sent there waits (nodemailer
+  // gives up on the greeting after 30 s).
+  const sockets = new Set<Socket>()
+  const silent = createServer((socket) => {
+    sockets.add(socket)
+  })
+  let h: Harness
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off', SMTP_URL: `smtp://127.0.0.1:${port}` })
+  })
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy()
+    silent.close()
+    await h?.close()
+  })
+
+  /** `promise`, or a failure after `ms`. */
+  const within = <T>(promise: Promise<T>, ms = 5000) =>
+    Promise.race([
+      promise,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+    ])
+
+  test('forgot-password and resend-verification answer a known address without waiting for its mail', async () => {
+    // Made in the database: registering would wait for its own verification mail.
+    const email = uniqueEmail('unmailed')
+    await h.database.db.insert(users).values({
+      id: uuidv7(),
+      name: 'Unmailed User',
+      email,
+      passwordHash: await hashPassword(PASSWORD),
+      createdAt: h.clock.now,
+      updatedAt: h.clock.now,
+    })
+    const forgot = await within(h.call('POST', '/api/auth/forgot-password', { body: { email } }))
+    expect(forgot.status).toBe(200)
+    expect(await forgot.json()).toEqual({ message: AUTH_MESSAGES.forgotSent })
+    const resend = await within(h.call('POST', '/api/auth/resend-verification', { body: { email } }))
+    expect(resend.status).toBe(200)
+    expect(await resend.json()).toEqual({ message: AUTH_MESSAGES.resendSent })
+    // Both mails did set out, after the answers.
+    const deadline = Date.now() + 5000
+    while (sockets.size < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(sockets.size).toBe(2)
   })
 })
