@@ -10,14 +10,18 @@
  * fan-out to 1,000 of them, chat-send while Web Push batches flow. Then the device benchmarks
  * (device.ts): a fresh device pulling 10,000 changes and a device pushing 500 queued mutations, with
  * the real engine over fake-indexeddb in this process. Then issue 12's streamed downloads (admin.ts):
- * the CSV export of 100,000 users and a member's data export, with the server's RSS growth. It exits
+ * the CSV export of 100,000 users and a member's data export, with the server's RSS growth. Then
+ * issue 18's auth-timing (auth-timing.ts): forgot-password and resend-verification must take as long
+ * for an address nobody has as for a known one. It exits
  * non-zero when a request failed (non-2xx, connection error, timeout) or data was lost or doubled; a
  * missed target is printed as MISSED but does not fail the run, since wall-clock numbers depend on
  * the machine.
  *
  * Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
  * BENCH_ONLY (comma-separated scenario names), BENCH_STREAM_HOLD (s the 10,000 streams are held,
- * default 30), BENCH_SLOW_CLIENT_KBPS (the pace issue 12's downloads are read at, default 1024).
+ * default 30), BENCH_SLOW_CLIENT_KBPS (the pace issue 12's downloads are read at, default 1024),
+ * BENCH_AUTH_ROUNDS and BENCH_AUTH_GAP_MS (auth-timing's measured rounds, default 200, and the pause
+ * after each answer, default 20 ms).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -30,6 +34,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { runAdminBenchmarks } from './admin.ts'
+import { runAuthTimingBenchmarks } from './auth-timing.ts'
 import {
   type DeviceResult,
   pullIntoFreshDevice,
@@ -667,8 +672,10 @@ async function main(): Promise<number> {
       only,
     )
     const devices = await runDeviceBenchmarks(baseUrl, database.url, only)
+    const authTiming = await runAuthTimingBenchmarks({ signUp: () => signUp(baseUrl, database.url) }, only)
     const mixed = !only || only.includes(PUSH_MIXED) ? [await pushMixedWithLimits(database.url)] : []
-    return failedRequests || [...streams, ...admin, ...devices, ...mixed].some((result) => result.error) ? 1 : 0
+    const results = [...streams, ...admin, ...devices, ...authTiming, ...mixed]
+    return failedRequests || results.some((result) => result.error) ? 1 : 0
   } finally {
     await stopServer(server)
     rmSync(dataDir, { recursive: true, force: true })

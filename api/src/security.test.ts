@@ -332,6 +332,19 @@ describe.each(backends())('rate limits behind a trusted proxy on %s', (backend) 
     expect((await login(newIp(), email, PASSWORD)).status).toBe(200)
   })
 
+  test('30 wrong passwords at once reach the password check 10 times; the right one sent with them, and after, is 429', async () => {
+    const ip = newIp()
+    const email = await register(newIp())
+    // All started before any answers: a count taken only after the check let every one through to it.
+    const wrong = Array.from({ length: 30 }, () => login(ip, email, 'Wrong-Passw0rd!'))
+    const right = login(ip, email, PASSWORD)
+    const statuses = (await Promise.all(wrong)).map((res) => res.status)
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20)
+    await expectLimited(await right)
+    await expectLimited(await login(ip, email, PASSWORD))
+  })
+
   test('the login lock-out is keyed on the normalised address', async () => {
     const ip = newIp()
     const email = await register(newIp())

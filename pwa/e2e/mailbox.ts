@@ -19,13 +19,21 @@ function mailsTo(address: string): string[] {
     .map((name) => decodeQuotedPrintable(readFileSync(path.join(mailDir(), name), 'utf8')))
 }
 
-/** The first link containing `pathPart` in the newest mail to `address`, waiting for the mail to arrive. */
-export async function linkFromMail(address: string, pathPart: string): Promise<string> {
+/** How many mails `address` has had so far. */
+export const mailCount = (address: string): number => mailsTo(address).length
+
+/**
+ * The first link containing `pathPart` in the newest mail to `address`, waiting for the mail to
+ * arrive; with `after`, for a mail beyond the first `after` (one sent after the answer, as
+ * resend-verification's and forgot-password's are).
+ */
+export async function linkFromMail(address: string, pathPart: string, { after = 0 } = {}): Promise<string> {
   let link = ''
   await expect
     .poll(
       () => {
-        const newest = mailsTo(address).at(-1) ?? ''
+        const mails = mailsTo(address)
+        const newest = mails.length > after ? (mails.at(-1) ?? '') : ''
         link = newest.match(new RegExp(`https?://[^\\s"<>]*${pathPart.replace(/[?]/g, '\\?')}[^\\s"<>]*`))?.[0] ?? ''
         return link
       },

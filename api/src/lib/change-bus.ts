@@ -1,7 +1,8 @@
 /**
  * Pokes from every API process to the live streams of this one. Writers send them with NOTIFY in
  * their transaction (lib/sync-writes.ts); this is the listening half: one LISTEN per process, fanned
- * out in memory to the streams open here.
+ * out in memory to the streams open here. Revoked tokens travel the same way (lib/revocations.ts),
+ * to their own listeners: they are no poke.
  */
 
 import { ENTITIES } from '@buble/sync/protocol'
@@ -18,6 +19,8 @@ export type BusEvent = Poke | { resync: true } | { lost: true }
 
 export interface ChangeBus {
   subscribe(listener: (event: BusEvent) => void): () => void
+  /** Hears that a user's tokens were revoked, in any process (after the commit). Answers how to stop. */
+  onRevoked(listener: (userId: string) => void): () => void
   close(): Promise<void>
 }
 
@@ -25,20 +28,23 @@ const Payload = z.array(
   z.union([
     z.object({ buble_id: z.string(), entity: z.enum(ENTITIES), user_id: z.string().optional() }).strict(),
     z.object({ resync: z.literal(true) }).strict(),
+    z.object({ revoked: z.string() }).strict(),
   ]),
 )
 
 export async function createChangeBus(database: Database, log: Logger): Promise<ChangeBus> {
   const listeners = new Set<(event: BusEvent) => void>()
-  const emit = (event: BusEvent) => {
-    for (const listener of listeners) {
+  const revokedListeners = new Set<(userId: string) => void>()
+  const tell = <T>(to: Iterable<(value: T) => void>, value: T) => {
+    for (const listener of to) {
       try {
-        listener(event)
+        listener(value)
       } catch (err) {
         log.error('poke listener failed', { err })
       }
     }
   }
+  const emit = (event: BusEvent) => tell(listeners, event)
   const unlisten = await database.listen(
     SYNC_CHANNEL,
     (payload) => {
@@ -49,7 +55,10 @@ export async function createChangeBus(database: Database, log: Logger): Promise<
         log.warn('unreadable poke', { err })
         return
       }
-      for (const poke of pokes) emit(poke)
+      for (const poke of pokes) {
+        if ('revoked' in poke) tell(revokedListeners, poke.revoked)
+        else emit(poke)
+      }
     },
     () => {
       log.warn('poke listener reconnected; streams resync')
@@ -65,8 +74,13 @@ export async function createChangeBus(database: Database, log: Logger): Promise<
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+    onRevoked(listener) {
+      revokedListeners.add(listener)
+      return () => revokedListeners.delete(listener)
+    },
     async close() {
       listeners.clear()
+      revokedListeners.clear()
       await unlisten()
     },
   }

@@ -17,14 +17,24 @@ export async function issueEmailToken(
   now = new Date(),
 ): Promise<string> {
   const { token, hash } = newOneTimeToken()
-  await db
-    .update(emailTokens)
-    .set({ usedAt: now })
-    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)))
+  await revokeEmailTokens(db, userId, kind, now)
   await db
     .insert(emailTokens)
     .values({ id: uuidv7(), userId, kind, tokenHash: hash, expiresAt: new Date(now.getTime() + ttlMs) })
   return token
+}
+
+/** Makes every unused token of `kind` of a user unusable (410 from then on). */
+export async function revokeEmailTokens(
+  db: Executor,
+  userId: string,
+  kind: EmailTokenKind,
+  now = new Date(),
+): Promise<void> {
+  await db
+    .update(emailTokens)
+    .set({ usedAt: now })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)))
 }
 
 /** Marks a valid token used and answers its user id; null when unknown, used, expired or of another kind. */

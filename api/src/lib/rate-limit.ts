@@ -3,6 +3,7 @@
  * database, so every API process sharing one PostgreSQL shares them too.
  */
 
+import { and, eq, gt, sql } from 'drizzle-orm'
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Db, Executor } from '../db/client.ts'
 import { rateLimits } from '../db/schema.ts'
@@ -30,8 +31,15 @@ export type RateRule = keyof typeof RULES
 export interface RateLimits {
   /** Counts one hit against each (rule, key); refuses with 429 once any is over its limit. */
   consume(...hits: [RateRule, string][]): Promise<void>
-  /** Refuses with 429 when any (rule, key) has already used up its points, without counting. */
-  check(...hits: [RateRule, string][]): Promise<void>
+  /**
+   * Counts one hit against each (rule, key) before the work it limits, each with one atomic upsert,
+   * so requests in parallel can never slip under the limit together (a check first and a count
+   * after the work let 30 parallel logins all through to the password check). Refuses with 429 once
+   * any is over its limit, and then counts nothing: a refused request takes its hits back.
+   */
+  claim(...hits: [RateRule, string][]): Promise<void>
+  /** Takes one hit back from each (rule, key): never below zero, and never from a window that has ended. */
+  giveBack(...hits: [RateRule, string][]): Promise<void>
   /** Forgets a key, e.g. the failed logins of an address that has just signed in. */
   reset(rule: RateRule, key: string): Promise<void>
 }
@@ -60,7 +68,8 @@ function storeOf(db: Db): Db {
 }
 
 export function createRateLimits(db: Db, enabled: boolean): RateLimits {
-  if (!enabled) return { consume: async () => {}, check: async () => {}, reset: async () => {} }
+  if (!enabled)
+    return { consume: async () => {}, claim: async () => {}, giveBack: async () => {}, reset: async () => {} }
   const store = storeOf(db)
   const limiters = Object.fromEntries(
     Object.entries(RULES).map(([name, rule]) => [
@@ -74,6 +83,19 @@ export function createRateLimits(db: Db, enabled: boolean): RateLimits {
       }),
     ]),
   ) as Record<RateRule, RateLimiterDrizzle>
+  async function giveBack(...hits: [RateRule, string][]): Promise<void> {
+    for (const [rule, key] of hits)
+      await store
+        .update(rateLimits)
+        .set({ points: sql`${rateLimits.points} - 1` })
+        .where(
+          and(
+            eq(rateLimits.key, limiters[rule].getKey(key)),
+            gt(rateLimits.points, 0),
+            gt(rateLimits.expire, new Date()),
+          ),
+        )
+  }
   return {
     async consume(...hits) {
       for (const [rule, key] of hits) {
@@ -85,12 +107,21 @@ export function createRateLimits(db: Db, enabled: boolean): RateLimits {
         }
       }
     },
-    async check(...hits) {
-      for (const [rule, key] of hits) {
-        const res = await limiters[rule].get(key)
-        if (res && res.consumedPoints >= RULES[rule].points) throw tooMany(res.msBeforeNext)
+    async claim(...hits) {
+      const counted: [RateRule, string][] = []
+      for (const hit of hits) {
+        try {
+          await limiters[hit[0]].consume(hit[1])
+          counted.push(hit)
+        } catch (err) {
+          if (!(err instanceof RateLimiterRes)) throw err
+          // The refused hit was counted too (the upsert is what decides): all go back.
+          await giveBack(hit, ...counted)
+          throw tooMany(err.msBeforeNext)
+        }
       }
     },
+    giveBack,
     async reset(rule, key) {
       await limiters[rule].delete(key)
     },

@@ -17,6 +17,7 @@ import { findUserById, type UserRow } from '../../lib/accounts.ts'
 import { conflict, notFound } from '../../lib/errors.ts'
 import { linkMail } from '../../lib/mail.ts'
 import { hashPassword } from '../../lib/passwords.ts'
+import { passwordReplaced } from '../../lib/revocations.ts'
 import type { AuthService } from '../auth/service.ts'
 import type { UsersService } from '../users/service.ts'
 import { auditedWrite, insertAudit, userLabel } from './audit.ts'
@@ -34,7 +35,10 @@ export function accountWrites(deps: Deps, s: { auth: AuthService; users: UsersSe
     return user
   }
 
-  /** Sets a password and revokes every token issued before, with its audit row, in one transaction. */
+  /**
+   * Sets a password and revokes every token and reset link issued before (ending the user's live
+   * streams), with its audit row, in one transaction.
+   */
   async function setPassword(admin: UserRow, target: UserRow, password: string, action: string): Promise<void> {
     if (target.status === 'pending') throw conflict(ADMIN_MESSAGES.pendingAccount)
     const passwordHash = await hashPassword(password)
@@ -43,6 +47,7 @@ export function accountWrites(deps: Deps, s: { auth: AuthService; users: UsersSe
         .update(users)
         .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
         .where(eq(users.id, target.id))
+      await passwordReplaced(tx, target.id, now())
       await insertAudit(
         tx,
         admin,

@@ -1,5 +1,11 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { PASSWORD_MESSAGES } from '@buble/shared/password'
+import { eq } from 'drizzle-orm'
+import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { emailTokens, users } from '../../db/schema.ts'
+import { hashPassword } from '../../lib/passwords.ts'
+import { newOneTimeToken } from '../../lib/tokens.ts'
 import { backends } from '../../testing/databases.ts'
 import { createHarness, type Harness, PASSWORD, PUBLIC_URL, uniqueEmail } from '../../testing/harness.ts'
 import { AUTH_MESSAGES } from './service.ts'
@@ -177,6 +183,74 @@ describe.each(backends())('auth on %s', (backend) => {
     expect(reuse.status).toBe(410)
   })
 
+  describe('reset links die with every password change', () => {
+    const newPassword = 'Brand-New-Passw0rd'
+    /** Asks for a reset link and answers its token, as mailed. */
+    const resetLink = async (email: string) => {
+      const before = h.smtp.mails.length
+      expect((await h.call('POST', '/api/auth/forgot-password', { body: { email } })).status).toBe(200)
+      return tokenOf(h.smtp.linkIn(await h.smtp.waitFor(email, { after: before }), `${PUBLIC_URL}/reset-password`))
+    }
+    const useLink = (token: string, password = newPassword) =>
+      h.call('POST', '/api/auth/reset-password', { body: { token, newPassword: password } })
+    const expectDead = async (token: string) => {
+      const res = await useLink(token, 'Yet-Another-Passw0rd')
+      expect(res.status).toBe(410)
+      expect(await res.json()).toEqual({ code: 'TOKEN_INVALID', message: AUTH_MESSAGES.resetInvalid })
+    }
+    const asAdmin = async () => {
+      const admin = await h.register({ name: 'Reset Admin' })
+      await h.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.id))
+      return admin.token
+    }
+
+    test('change-password: the link mailed before is 410; one asked for after works', async () => {
+      const { email, token } = await h.register()
+      const link = await resetLink(email)
+      const changed = await h.call('POST', '/api/users/change-password', {
+        token,
+        body: { currentPassword: PASSWORD, newPassword },
+      })
+      expect(changed.status).toBe(200)
+      await expectDead(link)
+      expect((await useLink(await resetLink(email), 'Later-Passw0rd-2')).status).toBe(200)
+    })
+
+    test('a reset by one link makes every other link mailed before it 410', async () => {
+      const { id, email } = await h.register()
+      // Two requests that cross can leave two live links (each marks the earlier ones used, then
+      // stores its own): an earlier one, made live again after the second was mailed.
+      const { token: other, hash } = newOneTimeToken()
+      await h.database.db.insert(emailTokens).values({
+        id: uuidv7(),
+        userId: id,
+        kind: 'reset',
+        tokenHash: hash,
+        expiresAt: new Date(h.clock.now.getTime() + HOUR),
+      })
+      const link = await resetLink(email)
+      await h.database.db.update(emailTokens).set({ usedAt: null }).where(eq(emailTokens.tokenHash, hash))
+      expect((await useLink(link)).status).toBe(200)
+      await expectDead(other)
+    })
+
+    test("an admin's reset-password and send-reset-email each make the links mailed before 410", async () => {
+      const adminToken = await asAdmin()
+      const { id, email } = await h.register()
+      const first = await resetLink(email)
+      const reset = await h.call('POST', `/api/admin/users/${id}/reset-password`, {
+        token: adminToken,
+        body: { newPassword: 'simple' },
+      })
+      expect(reset.status).toBe(200)
+      await expectDead(first)
+      const second = await resetLink(email)
+      const sent = await h.call('POST', `/api/admin/users/${id}/send-reset-email`, { token: adminToken })
+      expect(sent.status).toBe(200)
+      await expectDead(second)
+    })
+  })
+
   test('a reset link expires after one hour, and a weak new password is refused with its rule', async () => {
     const { email } = await h.register()
     const before = h.smtp.mails.length
@@ -189,5 +263,55 @@ describe.each(backends())('auth on %s', (backend) => {
     expect(
       (await h.call('POST', '/api/auth/reset-password', { body: { token, newPassword: 'Brand-New-Passw0rd' } })).status,
     ).toBe(410)
+  })
+})
+
+describe.each(backends())('mail after the answer on %s', (backend) => {
+  // An SMTP server that accepts connections and never speaks: a mail sent there waits (nodemailer
+  // gives up on the greeting after 30 s).
+  const sockets = new Set<Socket>()
+  const silent = createServer((socket) => {
+    sockets.add(socket)
+  })
+  let h: Harness
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off', SMTP_URL: `smtp://127.0.0.1:${port}` })
+  })
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy()
+    silent.close()
+    await h?.close()
+  })
+
+  /** `promise`, or a failure after `ms`. */
+  const within = <T>(promise: Promise<T>, ms = 5000) =>
+    Promise.race([
+      promise,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+    ])
+
+  test('forgot-password and resend-verification answer a known address without waiting for its mail', async () => {
+    // Made in the database: registering would wait for its own verification mail.
+    const email = uniqueEmail('unmailed')
+    await h.database.db.insert(users).values({
+      id: uuidv7(),
+      name: 'Unmailed User',
+      email,
+      passwordHash: await hashPassword(PASSWORD),
+      createdAt: h.clock.now,
+      updatedAt: h.clock.now,
+    })
+    const forgot = await within(h.call('POST', '/api/auth/forgot-password', { body: { email } }))
+    expect(forgot.status).toBe(200)
+    expect(await forgot.json()).toEqual({ message: AUTH_MESSAGES.forgotSent })
+    const resend = await within(h.call('POST', '/api/auth/resend-verification', { body: { email } }))
+    expect(resend.status).toBe(200)
+    expect(await resend.json()).toEqual({ message: AUTH_MESSAGES.resendSent })
+    // Both mails did set out, after the answers.
+    const deadline = Date.now() + 5000
+    while (sockets.size < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(sockets.size).toBe(2)
   })
 })

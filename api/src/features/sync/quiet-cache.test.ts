@@ -14,6 +14,7 @@ function fakeBus() {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+    onRevoked: () => () => {},
     close: async () => {},
   }
   return {

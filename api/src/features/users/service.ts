@@ -10,6 +10,7 @@ import { type AccountDeletionStep, type ProfileChangeStep, toUser, type UserRow 
 import { AppError, conflict, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
+import { announceRevoked, passwordReplaced } from '../../lib/revocations.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 import { syncWrite } from '../../lib/sync-writes.ts'
 
@@ -68,6 +69,7 @@ export function usersService(deps: Deps, { deletionSteps = [], profileSteps = []
       .where(and(eq(uploads.ownerId, user.id), eq(uploads.kind, 'avatar')))
       .returning({ key: uploads.key })
     await tx.delete(emailTokens).where(eq(emailTokens.userId, user.id))
+    await announceRevoked(tx, user.id)
     await tx
       .update(users)
       .set({
@@ -195,9 +197,14 @@ export function usersService(deps: Deps, { deletionSteps = [], profileSteps = []
       if (!(await verifyPassword(user.passwordHash, args.currentPassword)))
         throw new AppError('INVALID_PASSWORD', USER_MESSAGES.wrongPassword)
       const passwordHash = await hashPassword(args.newPassword)
-      const row = await update(user.id, {
-        passwordHash,
-        tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(users)
+          .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
+          .where(eq(users.id, user.id))
+          .returning()
+        await passwordReplaced(tx, user.id, now())
+        return updated!
       })
       return { message: USER_MESSAGES.passwordChanged, access_token: await tokens.sign(row) }
     },
