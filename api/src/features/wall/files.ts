@@ -4,9 +4,10 @@
  * (uploads never used, files of rows deleted inside a push batch, whose removal waits for the commit).
  */
 
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { uploads } from '../../db/schema.ts'
+import { afterTransaction } from '../../db/write-scope.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { UNNAMED_UPLOAD } from '../../lib/named-uploads.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
@@ -57,22 +58,6 @@ export async function isBubleStoryFile(
 }
 
 /**
- * Holds the uploads behind `urls` until `tx` ends. For a write that deletes rows naming them and
- * hands their files to `forgetFiles` before it has committed (a job's `syncWriteIn`): the forget
- * takes these rows first, so it waits for the commit and then sees the rows gone.
- */
-export async function holdFiles(tx: Executor, urls: readonly string[]): Promise<void> {
-  const keys = [...new Set(urls.map(keyOf).filter((key) => key !== null))]
-  if (keys.length === 0) return
-  await tx
-    .select({ key: uploads.key })
-    .from(uploads)
-    .where(inArray(uploads.key, keys))
-    .orderBy(uploads.key)
-    .for('update')
-}
-
-/**
  * Every minute: buble files older than an hour that no post, story or chat message names are
  * handed to `forgetFiles`, which removes their rows and stored files after checking again, under
  * its own lock, that nothing names them (an uploader may have attached one meanwhile).
@@ -91,7 +76,7 @@ export function orphanFilesJob(forgetFiles: (urls: readonly string[]) => Promise
       if (rows.length === 0) return
       // Another process's run may pick the same files before these go: forgetting one twice is nothing.
       const urls = rows.map((row) => `${SECURE_URL_PREFIX}${row.key}`)
-      setImmediate(() => void forgetFiles(urls))
+      afterTransaction(() => void forgetFiles(urls))
     },
   }
 }

@@ -4,6 +4,7 @@
  * through sync, as an update of the post.
  */
 
+import { afterTransaction } from '../../db/write-scope.ts'
 import type { Job } from '../../lib/jobs.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { WallService } from './service.ts'
@@ -80,7 +81,8 @@ export function createPreviewer({
       lockKey: PREVIEW_JOB_LOCK,
       async run(tx, at) {
         const owed = await wall().owedPreviews(tx, new Date(at.getTime() - OWED_AFTER_MS))
-        for (const { id, url } of owed) setImmediate(() => previewer.previewOwed(id, url))
+        // Fetched after the job's transaction: never while it holds its connection.
+        for (const { id, url } of owed) afterTransaction(() => previewer.previewOwed(id, url))
       },
     },
   }

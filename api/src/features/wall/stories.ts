@@ -9,6 +9,7 @@ import { eq, lte, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import type { Executor } from '../../db/client.ts'
 import { stories } from '../../db/schema.ts'
+import { afterTransaction } from '../../db/write-scope.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { claimTableRowId } from '../../lib/entity-ids.ts'
@@ -16,7 +17,6 @@ import { AppError, forbidden, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { actorOf, requireMembership } from '../../lib/memberships.ts'
 import { syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
-import { holdFiles } from './files.ts'
 import { loadStory, rowsOf, STORY_JSON } from './queries.ts'
 import type { Created } from './service.ts'
 
@@ -108,14 +108,11 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
           const byBuble = new Map<string, string[]>()
           for (const row of rows) byBuble.set(row.bubleId, [...(byBuble.get(row.bubleId) ?? []), row.id])
           for (const [bubleId, ids] of byBuble) await w.deleted('story', bubleId, ids)
-          const urls = rows.map((row) => row.mediaUrl)
-          // The forget below may start before this commits: held, its files wait for the commit.
-          await holdFiles(w.tx, urls)
-          return urls
+          return rows.map((row) => row.mediaUrl)
         })
-        // The files go after the rows (those no other story names); a file left by a crash here is
-        // only unreachable, never shown, and the orphan job takes it.
-        if (gone.length > 0) setImmediate(() => void hooks.forgetFiles(gone))
+        // The files go once the rows' deletion has committed (those nothing else names); a file left
+        // by a crash here is only unreachable, never shown, and the orphan job takes it.
+        if (gone.length > 0) afterTransaction(() => void hooks.forgetFiles(gone))
       },
     } satisfies Job,
   }
