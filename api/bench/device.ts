@@ -9,7 +9,7 @@ import type { LocalDb } from '@buble/sync/client/local-db'
 import { recordingTransport, testDb } from '@buble/sync/client/test-kit'
 import { createFetchTransport } from '@buble/sync/client/transport'
 import { v7 as uuidv7 } from 'uuid'
-import { insertMemberships, insertUsersAndBubles, rolePermissionsSql, seedTransaction } from './seed.ts'
+import { insertMemberships, insertUsers, insertUsersAndBubles, rolePermissionsSql, seedTransaction } from './seed.ts'
 
 export interface DeviceContext {
   baseUrl: string
@@ -78,12 +78,7 @@ export async function seedBusyBuble(ctx: DeviceContext, members: number): Promis
   const bubleId = uuidv7()
   const userIds = Array.from({ length: members }, () => uuidv7())
   await seedTransaction(ctx.databaseUrl, 'analyze users, bubles, memberships', async (client) => {
-    await client.query(
-      `insert into users (id, name, email, email_verified, status)
-       select id, 'Busy Member ' || n, 'busy-' || $2 || '-' || n || '@example.com', true, 'active'
-       from unnest($1::uuid[]) with ordinality as t(id, n)`,
-      [userIds, run],
-    )
+    await insertUsers(client, { run, prefix: 'busy', name: 'Busy Member', userIds })
     await client.query(`insert into bubles (id, slug, name, owner_id) values ($1, $2, $3, $4)`, [
       bubleId,
       `busy-${run}`,

@@ -20,7 +20,7 @@ import path from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
 import { createAccessTokens } from '../src/lib/tokens.ts'
 import type { DeviceResult } from './device.ts'
-import { seedTransaction } from './seed.ts'
+import { insertUsers, seedTransaction } from './seed.ts'
 
 export const PUSH_MIXED = 'push-mixed'
 const DEVICES = 8
@@ -117,12 +117,7 @@ function round(device: Device, neighbour: Device, run: string, n: number): Mutat
 async function seedDevices(setup: PushMixedSetup, run: string): Promise<Device[]> {
   const ids = Array.from({ length: DEVICES }, () => uuidv7())
   await seedTransaction(setup.databaseUrl, 'analyze users', async (client) => {
-    await client.query(
-      `insert into users (id, name, email, email_verified, status)
-       select id, 'Mixed Device ' || n, 'push-mixed-' || $2 || '-' || n || '@example.com', true, 'active'
-       from unnest($1::uuid[]) with ordinality as t(id, n)`,
-      [ids, run],
-    )
+    await insertUsers(client, { run, prefix: 'push-mixed', name: 'Mixed Device', userIds: ids })
     // The first device has used up its e-mail invites for the hour: each of its rounds meets the
     // limit, whose refusal must stay that mutation's alone.
     await client.query(

@@ -36,20 +36,28 @@ export async function seedTransaction(
 /** A role's default permissions as a PostgreSQL text[] literal (what a join through the API stores). */
 export const rolePermissionsSql = (role: BubleRole): string => `'{${ROLE_DEFAULT_PERMISSIONS[role].join(',')}}'::text[]`
 
+/** Users, active and verified, named `<name> <n>` with e-mails `<prefix>-<run>-<n>@example.com`. */
+export async function insertUsers(
+  client: pg.Client,
+  opts: { run: string; prefix: string; name: string; userIds: string[] },
+): Promise<void> {
+  await client.query(
+    `insert into users (id, name, email, email_verified, status)
+     select id, $3 || ' ' || n, $4 || '-' || $2 || '-' || n || '@example.com', true, 'active'
+     from unnest($1::uuid[]) with ordinality as t(id, n)`,
+    [opts.userIds, opts.run, opts.name, opts.prefix],
+  )
+}
+
 /**
- * Members, active and verified, named `<label> <n>` with e-mails `<prefix>-<run>-<n>@example.com`;
+ * Members, active and verified, named `<label> Member <n>` with e-mails `<prefix>-<run>-<n>@example.com`;
  * and bubles owned by `ownerId`, slugs `<prefix>-<run>-<n>`.
  */
 export async function insertUsersAndBubles(
   client: pg.Client,
   opts: { run: string; prefix: string; label: string; userIds: string[]; bubleIds: string[]; ownerId: string },
 ): Promise<void> {
-  await client.query(
-    `insert into users (id, name, email, email_verified, status)
-     select id, $3 || ' Member ' || n, $4 || '-' || $2 || '-' || n || '@example.com', true, 'active'
-     from unnest($1::uuid[]) with ordinality as t(id, n)`,
-    [opts.userIds, opts.run, opts.label, opts.prefix],
-  )
+  await insertUsers(client, { run: opts.run, prefix: opts.prefix, name: `${opts.label} Member`, userIds: opts.userIds })
   await client.query(
     `insert into bubles (id, slug, name, owner_id)
      select id, $4 || '-' || $2 || '-' || n, $3 || ' buble ' || n, $5

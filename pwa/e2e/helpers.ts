@@ -83,3 +83,26 @@ export async function join(page: Page, code: string, bubleName: string) {
   await page.getByRole('dialog', { name: 'Join this Buble?' }).getByRole('button', { name: 'Join Buble' }).click()
   await expect(page.getByRole('heading', { level: 1, name: bubleName })).toBeVisible()
 }
+
+/** The Wall tab of a buble page. */
+export const wallTab = (page: Page) =>
+  page.getByRole('navigation', { name: 'Buble sections' }).getByRole('link', { name: /^Wall/ })
+/** A post of `name` on the wall holding `text`. */
+export const postBy = (page: Page, name: string, text: string) =>
+  page.getByRole('article', { name: `Post by ${name}` }).filter({ hasText: text })
+
+/** Writes a post in the wall's composer and sends it. */
+export async function writePost(page: Page, text: string) {
+  await page.getByRole('textbox', { name: 'Write a post' }).fill(text)
+  await page.getByRole('form', { name: 'New post' }).getByRole('button', { name: 'Post' }).click()
+}
+
+/** How many posts with this text the server holds (through the page's own session). */
+export async function countOnServer(page: Page, bubleId: string, text: string): Promise<number> {
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
+  const res = await page.request.get(`/api/wall/${bubleId}/posts?page=1&limit=50`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  const { posts } = (await res.json()) as { posts: { content: string }[] }
+  return posts.filter((post) => post.content === text).length
+}

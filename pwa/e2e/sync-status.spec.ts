@@ -1,25 +1,5 @@
-import { expect, type Page, type Route, test } from '@playwright/test'
-import { person } from './helpers.ts'
-
-const wallTab = (page: Page) =>
-  page.getByRole('navigation', { name: 'Buble sections' }).getByRole('link', { name: /^Wall/ })
-const postBy = (page: Page, name: string, text: string) =>
-  page.getByRole('article', { name: `Post by ${name}` }).filter({ hasText: text })
-
-async function writePost(page: Page, text: string) {
-  await page.getByRole('textbox', { name: 'Write a post' }).fill(text)
-  await page.getByRole('form', { name: 'New post' }).getByRole('button', { name: 'Post' }).click()
-}
-
-/** How many posts with this text the server holds (through the page's own session). */
-async function countOnServer(page: Page, bubleId: string, text: string): Promise<number> {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
-  const res = await page.request.get(`/api/wall/${bubleId}/posts?page=1&limit=50`, {
-    headers: { authorization: `Bearer ${token}` },
-  })
-  const { posts } = (await res.json()) as { posts: { content: string }[] }
-  return posts.filter((post) => post.content === text).length
-}
+import { expect, type Route, test } from '@playwright/test'
+import { countOnServer, person, postBy, wallTab, writePost } from './helpers.ts'
 
 interface PushedMutation {
   id: string

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import sharp from 'sharp'
-import { inviteCode, join, person, serviceWorkerReady } from './helpers.ts'
+import { countOnServer, inviteCode, join, person, postBy, serviceWorkerReady, wallTab, writePost } from './helpers.ts'
 
 /** A small PNG, as a phone would pick it. */
 const picture = async (colour: string) => ({
@@ -10,26 +10,6 @@ const picture = async (colour: string) => ({
     .png()
     .toBuffer(),
 })
-
-const wallTab = (page: Page) =>
-  page.getByRole('navigation', { name: 'Buble sections' }).getByRole('link', { name: /^Wall/ })
-const postBy = (page: Page, name: string, text: string) =>
-  page.getByRole('article', { name: `Post by ${name}` }).filter({ hasText: text })
-
-async function writePost(page: Page, text: string) {
-  await page.getByRole('textbox', { name: 'Write a post' }).fill(text)
-  await page.getByRole('form', { name: 'New post' }).getByRole('button', { name: 'Post' }).click()
-}
-
-/** How many posts with this text the server holds (through the page's own session). */
-async function countOnServer(page: Page, bubleId: string, text: string): Promise<number> {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
-  const res = await page.request.get(`/api/wall/${bubleId}/posts?page=1&limit=50`, {
-    headers: { authorization: `Bearer ${token}` },
-  })
-  const { posts } = (await res.json()) as { posts: { content: string }[] }
-  return posts.filter((post) => post.content === text).length
-}
 
 test('two members on the wall: image and link, live reactions and comments, edit and delete, offline posts arrive once, a story', async ({
   browser,
