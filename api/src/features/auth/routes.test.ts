@@ -216,6 +216,17 @@ describe.each(backends())('auth on %s', (backend) => {
       expect((await useLink(await resetLink(email), 'Later-Passw0rd-2')).status).toBe(200)
     })
 
+    test('a link of an account that is no longer active is 410 and sets no password', async () => {
+      const { id, email } = await h.register()
+      const link = await resetLink(email)
+      // Deleted meanwhile (as the deletion job leaves it: anonymised, no sign-in).
+      await h.database.db.update(users).set({ status: 'deleted' }).where(eq(users.id, id))
+      const [before] = await h.database.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id))
+      await expectDead(link)
+      const [after] = await h.database.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id))
+      expect(after!.hash).toBe(before!.hash)
+    })
+
     test('a reset by one link makes every other link mailed before it 410', async () => {
       const { id, email } = await h.register()
       // Two requests that cross can leave two live links (each marks the earlier ones used, then

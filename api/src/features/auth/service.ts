@@ -210,12 +210,13 @@ export function authService(
       const done = await db.transaction(async (tx) => {
         const userId = await consumeEmailToken(tx, args.token, 'reset', now())
         if (!userId) return false
+        // Only an active account takes a new password: a link of one deleted since is no link at all.
         const rows = await tx
           .update(users)
           .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
-          .where(eq(users.id, userId))
-          .returning({ id: users.id, status: users.status })
-        if (rows[0]?.status !== 'active') return false
+          .where(and(eq(users.id, userId), eq(users.status, 'active')))
+          .returning({ id: users.id })
+        if (rows.length === 0) return false
         // Any other link mailed before this one dies with it.
         await passwordReplaced(tx, userId, now())
         return true
