@@ -20,7 +20,8 @@ describe('BubleName', () => {
     ['\tBook Club\n', 'Book Club'],
     ['Book Club Göteborg', 'Book Club Göteborg'],
     ['読書会 🎉', '読書会 🎉'],
-    ['A', 'A'],
+    ['Ab', 'Ab'],
+    ['\u200bBook\u00ad Club\ufeff', 'Book Club'],
   ])('accepts %j as %j', (input, expected) => {
     expect(BubleName.parse(input)).toBe(expected)
   })
@@ -33,6 +34,20 @@ describe('BubleName', () => {
     const result = BubleName.safeParse(input)
     expect(result.success).toBe(false)
     expect(firstMessage(result)).toBe('Buble name is required')
+  })
+
+  test.each([
+    ['one letter', 'A'],
+    ['one letter among invisible ones', '\u2060A\u200b\u00ad'],
+    ['one emoji', '🎉'],
+  ])('refuses %s with "Buble name must be at least 2 characters" (issue 18)', (_what, input) => {
+    const result = BubleName.safeParse(input)
+    expect(result.success).toBe(false)
+    expect(firstMessage(result)).toBe('Buble name must be at least 2 characters')
+  })
+
+  test('a name of nothing visible is refused as missing', () => {
+    expect(firstMessage(BubleName.safeParse('\u200b\u2060\ufeff'))).toBe('Buble name is required')
   })
 
   test.each([

@@ -1,5 +1,18 @@
 import { describe, expect, test } from 'vitest'
-import { avatarColour, hasControlCharacters, initials, isEmailLike, normalizeEmail } from './text.ts'
+import {
+  avatarColour,
+  findUnsafeText,
+  hasControlCharacters,
+  hasUnsafeText,
+  initials,
+  isClientIdText,
+  isEmailLike,
+  isMutationNameText,
+  isStorableInstant,
+  normalizeEmail,
+  stripInvisible,
+  visibleLength,
+} from './text.ts'
 
 const addressOfLength = (n: number) => `${'a'.repeat(n - '@example.com'.length)}@example.com`
 
@@ -152,4 +165,87 @@ describe('avatarColour', () => {
       expect(avatarColour(name)).toBe(avatarColour(name))
     },
   )
+})
+
+describe('the one text rule (issue 18)', () => {
+  test.each([
+    ['plain text', 'Midsummer at the lake', false],
+    ['an emoji (a surrogate pair)', 'Skål 🥂', false],
+    ['a NUL', 'a\u0000b', true],
+    ['a high surrogate alone', 'x\ud83d', true],
+    ['a low surrogate alone', '\ude00x', true],
+    ['two high surrogates', '\ud83d\ud83d\ude00', true],
+    ['a pair the wrong way round', '\ude00\ud83d', true],
+  ])('%s: unsafe %s', (_what, text, unsafe) => {
+    expect(hasUnsafeText(text)).toBe(unsafe)
+  })
+
+  test('finds the first unsafe string or key of a JSON value, with its path', () => {
+    expect(findUnsafeText({ a: [1, 'ok', { b: 'x\u0000' }] })).toEqual({
+      path: ['a', 2, 'b'],
+      message: 'a.2.b contains a character that is not allowed (NUL or an unpaired surrogate)',
+    })
+    expect(findUnsafeText({ 'k\ud800': 1 })?.message).toBe(
+      'A field name contains a character that is not allowed (NUL or an unpaired surrogate)',
+    )
+    expect(findUnsafeText({ a: ['fine', { b: 1, c: null, d: true }] })).toBeNull()
+    // Deep nesting is walked without recursion: a 400, never a stack overflow.
+    let deep: unknown = 'x\u0000'
+    for (let i = 0; i < 100_000; i++) deep = [deep]
+    const found = findUnsafeText(deep)
+    expect(found?.path).toHaveLength(17)
+    expect(found?.message).toBe(
+      `${'0.'.repeat(16)}… contains a character that is not allowed (NUL or an unpaired surrogate)`,
+    )
+  })
+
+  test.each([
+    ['0001-01-01T00:00:00Z', true],
+    ['9999-12-31T23:59:59Z', true],
+    ['0000-01-01T00:00:00Z', false],
+    ['9999-12-31T23:59:59-14:00', false],
+    ['+010000-01-01T00:00:00Z', false],
+  ])('%s falls in the years the databases store: %s', (iso, storable) => {
+    expect(isStorableInstant(Date.parse(iso))).toBe(storable)
+  })
+
+  test('mutation names and client ids are plain', () => {
+    expect(isMutationNameText('post.create')).toBe(true)
+    expect(isMutationNameText('post.\u0000create')).toBe(false)
+    expect(isMutationNameText('Post.Create')).toBe(false)
+    expect(isClientIdText('0190f3c2-7d4e-7b1a-9c3e-1a2b3c4d5e6f')).toBe(true)
+    expect(isClientIdText('tab-1')).toBe(true)
+    expect(isClientIdText('a b')).toBe(false)
+    expect(isClientIdText('x'.repeat(129))).toBe(false)
+  })
+
+  test('an address with a NUL or a control character is no address', () => {
+    expect(isEmailLike('ada\u0000@example.com')).toBe(false)
+    expect(isEmailLike('ada\u0007@example.com')).toBe(false)
+  })
+})
+
+describe('names of nothing visible (issue 18)', () => {
+  test.each([
+    ['zero-width spaces, word joiners, BOM, soft hyphens', '\u200bA\u2060n\ufeffn\u00ad', 'Ann'],
+    ['line and paragraph separators', 'Ann\u2028\u2029', 'Ann'],
+    ['Hangul fillers and the Braille blank', '\u3164Ann\u2800', 'Ann'],
+    ['tag characters', 'Ann\u{e0041}\u{e007f}', 'Ann'],
+    ['a joiner at the edge', '\u200dAnn\u200c', 'Ann'],
+    ['a joiner inside an emoji, kept', '👩\u200d💻 Ann', '👩\u200d💻 Ann'],
+    ['a non-joiner inside a Persian word, kept', 'می\u200cخواهم', 'می\u200cخواهم'],
+  ])('drops %s', (_what, name, cleaned) => {
+    expect(stripInvisible(name)).toBe(cleaned)
+  })
+
+  test.each([
+    ['Ann', 3],
+    ['A\u200b', 1],
+    ['\u3164\u3164', 0],
+    ['👩\u200d💻', 1],
+    ['e\u0301', 1],
+    ['読書', 2],
+  ])('%j shows %i characters', (name, count) => {
+    expect(visibleLength(name)).toBe(count)
+  })
 })

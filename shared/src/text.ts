@@ -30,22 +30,38 @@ export const hasUnsafeText = (text: string): boolean => UNSAFE_TEXT.test(text)
 export const unsafeTextMessage = (where: string): string =>
   `${where} contains a character that is not allowed (NUL or an unpaired surrogate)`
 
+const MAX_PATH = 16
+
 /** The first place in a JSON value (keys included) holding unsafe text, as a validation issue; null when none. */
 export function findUnsafeText(value: unknown): { path: (string | number)[]; message: string } | null {
-  // A stack, not recursion: a body nested thousands deep must be a 400, not a stack overflow.
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }]
+  // A stack of frames linked to their parents, not recursion nor copied paths: a body nested
+  // thousands deep must be a quick 400, not a stack overflow or a quadratic walk.
+  type Frame = { value: unknown; key: string | number | null; parent: Frame | null }
+  const pathOf = (frame: Frame | null) => {
+    const path: (string | number)[] = []
+    for (let f = frame; f && f.key !== null; f = f.parent) path.push(f.key)
+    path.reverse()
+    // An answer names the place, it does not echo a path thousands long.
+    return path.length > MAX_PATH ? [...path.slice(0, MAX_PATH), '…'] : path
+  }
+  const issue = (path: (string | number)[], what: string) => ({
+    path,
+    message: unsafeTextMessage(path.length > 0 ? path.join('.') : what),
+  })
+  const stack: Frame[] = [{ value, key: null, parent: null }]
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!
+    const frame = stack.pop()!
+    const current = frame.value
     if (typeof current === 'string') {
-      if (hasUnsafeText(current)) return { path, message: unsafeTextMessage(path.join('.') || 'The text') }
+      if (hasUnsafeText(current)) return issue(pathOf(frame), 'The text')
     } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...path, i] })
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: frame })
     } else if (current !== null && typeof current === 'object') {
       const entries = Object.entries(current)
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, item] = entries[i]!
-        if (hasUnsafeText(key)) return { path, message: unsafeTextMessage(path.join('.') || 'A field name') }
-        stack.push({ value: item, path: [...path, key] })
+        if (hasUnsafeText(key)) return issue(pathOf(frame), 'A field name')
+        stack.push({ value: item, key, parent: frame })
       }
     }
   }
