@@ -57,6 +57,8 @@ export interface FuzzWorld {
   sent: Map<string, FuzzMutation[]>
 }
 
+const isConflict = (expect: Expect) => expect.status === 'rejected' && expect.code === 'CONFLICT'
+
 const ODD_TEXTS = ['a\u0000b', '\u0000', 'x\ud800', '\udfff y', 'tail\ud83d'] as const
 const FAR_DATES = ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00', '+010000-01-01T00:00:00Z'] as const
 const UNKNOWN_NAMES = [
@@ -235,7 +237,10 @@ export function fuzzBatch(random: () => number, user: FuzzUser, world: FuzzWorld
       // Sent again: the user's own earlier mutation answers duplicate; another user's id is a conflict.
       const own = world.sent.get(user.id) ?? []
       const earlier = own.filter((m) => m.expect.status === 'applied')
-      const theirs = [...world.sent.entries()].filter(([id]) => id !== user.id).flatMap(([, list]) => list)
+      // Only what the other users made themselves: a re-send in their lists may carry this user's own id.
+      const theirs = [...world.sent.entries()]
+        .filter(([id]) => id !== user.id)
+        .flatMap(([, list]) => list.filter((m) => m.expect.status !== 'duplicate' && !isConflict(m.expect)))
       if (random() < 0.7 && earlier.length > 0) {
         const again = pick(earlier)
         batch.push({ ...again, expect: { status: 'duplicate' } })
