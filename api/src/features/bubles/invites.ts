@@ -32,6 +32,7 @@ import { conflict, forbidden, notFound, tokenInvalid } from '../../lib/errors.ts
 import { linkMail, type MailMessage } from '../../lib/mail.ts'
 import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
 import { hashPassword } from '../../lib/passwords.ts'
+import { passwordReplaced } from '../../lib/revocations.ts'
 import { type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { hashOneTimeToken, newOneTimeToken } from '../../lib/tokens.ts'
 import { loadBuble } from './queries.ts'
@@ -359,6 +360,8 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
           })
           .where(eq(users.id, account.id))
           .returning()
+        // As any new password: reset links mailed before die, and the registrant's streams end now.
+        await passwordReplaced(w.tx, account.id, now())
         // Spends this link and the others, and joins what invited the address.
         await joinAsInvited(w, active!)
         return active!

@@ -206,6 +206,34 @@ describe.each(backends())('revoked tokens and live streams on %s', (backend: Bac
     }
   })
 
+  test("an invite link completed over someone's unverified registration ends the registrant's streams at once, and their reset links", async () => {
+    const owner = await h.register({ name: 'Inviting Owner' })
+    const buble = await (await h.call('POST', '/api/bubles', { token: owner.token, body: { name: 'Invited' } })).json()
+    const email = `taken-over-${uuidv7()}@example.com`
+    const invited = h.smtp.mails.length
+    await h.call('POST', `/api/bubles/${buble.id}/invites`, { token: owner.token, body: { email } })
+    const link = h.smtp.linkIn(await h.smtp.waitFor(email, { after: invited }), `${PUBLIC_URL}/complete-registration`)
+    // Someone registers with the address before its holder follows the link, and asks for a reset link.
+    const registrant = await h.register({ email })
+    const asked = h.smtp.mails.length
+    await expectOk(await h.call('POST', '/api/auth/forgot-password', { body: { email } }))
+    const resetLink = h.smtp.linkIn(await h.smtp.waitFor(email, { after: asked }), `${PUBLIC_URL}/reset-password`)
+    const streams = [await open(registrant.token), await open(registrant.token)]
+    try {
+      const token = new URL(link).searchParams.get('token')
+      await expectOk(
+        await h.call('POST', '/api/bubles/complete-registration', { body: { token, password: newPassword } }),
+      )
+      for (const events of streams) await endsWithin(events)
+      const reset = await h.call('POST', '/api/auth/reset-password', {
+        body: { token: new URL(resetLink).searchParams.get('token'), newPassword: 'Registrants-Passw0rd' },
+      })
+      expect(reset.status).toBe(410)
+    } finally {
+      for (const events of streams) await events.close()
+    }
+  })
+
   test('a stream opened with the token the password change answered stays open', async () => {
     const user = await h.register()
     const old = await open(user.token)
