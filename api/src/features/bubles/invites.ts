@@ -36,7 +36,7 @@ import { passwordReplaced } from '../../lib/revocations.ts'
 import { type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { hashOneTimeToken, newOneTimeToken } from '../../lib/tokens.ts'
 import { loadBuble } from './queries.ts'
-import type { MembershipWrites } from './writes.ts'
+import { activeInviteAt, type MembershipWrites } from './writes.ts'
 
 const newInviteCode = customAlphabet(INVITE_ALPHABET, INVITE_CODE_LENGTH)
 
@@ -46,9 +46,6 @@ export const INVITE_MESSAGES = {
   registrationInvalid: 'This registration link is invalid or has expired',
   codeNotFound: 'Invite code not found',
 } as const
-
-/** An unused code that has not expired: one that still lets someone in. */
-const activeAt = (at: Date) => and(isNull(invites.usedById), isNull(invites.usedAt), gt(invites.expiresAt, at))
 
 /** A display name for an account made by an invite, from its address ('ada.lovelace@…' → 'Ada Lovelace'). */
 export function nameFromEmail(email: string): string {
@@ -107,12 +104,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
       .select()
       .from(invites)
       .where(
-        and(
-          eq(invites.email, user.email),
-          isNull(invites.usedById),
-          gt(invites.expiresAt, now()),
-          madeBy ? lte(invites.createdAt, madeBy) : undefined,
-        ),
+        and(eq(invites.email, user.email), activeInviteAt(now()), madeBy ? lte(invites.createdAt, madeBy) : undefined),
       )
       .for('update')
     const joined: string[] = []
@@ -259,7 +251,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
         })
         .from(invites)
         .leftJoin(users, eq(users.id, invites.createdById))
-        .where(and(eq(invites.bubleId, bubleId), activeAt(now())))
+        .where(and(eq(invites.bubleId, bubleId), activeInviteAt(now())))
         .orderBy(desc(invites.createdAt), desc(invites.id))
         .limit(ACTIVE_INVITES_LIMIT)
       return {
@@ -286,14 +278,13 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
         if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
         const revoked = await w.tx
           .delete(invites)
-          .where(and(eq(invites.code, code), eq(invites.bubleId, bubleId), activeAt(now())))
+          .where(and(eq(invites.code, code), eq(invites.bubleId, bubleId), activeInviteAt(now())))
           .returning({ id: invites.id })
         if (revoked.length === 0) throw notFound(INVITE_MESSAGES.codeNotFound)
       })
     },
 
     /** A platform admin withdraws an invite (CONTRACT §3.4); the code stops working. Answers the row, or undefined. */
-
     async adminDeleteInvite(inviteId: string) {
       return syncWrite(db, async (w) => {
         const [row] = await w.tx.delete(invites).where(eq(invites.id, inviteId)).returning()

@@ -13,6 +13,10 @@ import { NEXT_VERSION, type SyncWriter } from '../../lib/sync-writes.ts'
 
 export type MembershipWrites = ReturnType<typeof membershipWrites>
 
+/** An unused code that has not expired at `at`: one that still lets someone in. */
+export const activeInviteAt = (at: Date) =>
+  and(isNull(invites.usedById), isNull(invites.usedAt), gt(invites.expiresAt, at))
+
 export function membershipWrites(now: () => Date, contentAdded?: ContentAddedBus) {
   /** The buble's member count and list (or its members' roles) changed: every member gets it again. */
   async function touchBuble(w: SyncWriter, bubleId: string) {
@@ -28,15 +32,7 @@ export function membershipWrites(now: () => Date, contentAdded?: ContentAddedBus
   async function revokeCodesBy(w: SyncWriter, bubleId: string, userId: string) {
     await w.tx
       .delete(invites)
-      .where(
-        and(
-          eq(invites.bubleId, bubleId),
-          eq(invites.createdById, userId),
-          isNull(invites.usedById),
-          isNull(invites.usedAt),
-          gt(invites.expiresAt, now()),
-        ),
-      )
+      .where(and(eq(invites.bubleId, bubleId), eq(invites.createdById, userId), activeInviteAt(now())))
   }
 
   return {
