@@ -231,7 +231,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   const jsonBodyLimit = jsonBodies(LIMITS.jsonBodyBytes)
   // Uploads set their own, larger limits.
   app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)))
-  // No NUL or unpaired surrogate in any path, query or JSON body (a push: per mutation).
+  // No NUL or unpaired surrogate in any path or query (bodies: validate(); a push: per mutation).
   app.use('/api/*', safeInput())
   const authenticate = createAuthenticator(deps.db, deps.tokens)
   app.use('/api/*', requireAuth(authenticate))

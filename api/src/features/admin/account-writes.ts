@@ -10,14 +10,12 @@ import {
   type AdminUpdateUserBody,
   type AdminUser,
 } from '@buble/shared/admin'
-import { eq, sql } from 'drizzle-orm'
-import { users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import { findUserById, type UserRow } from '../../lib/accounts.ts'
 import { conflict, notFound } from '../../lib/errors.ts'
 import { linkMail } from '../../lib/mail.ts'
 import { hashPassword } from '../../lib/passwords.ts'
-import { passwordReplaced } from '../../lib/revocations.ts'
+import { setNewPassword } from '../../lib/revocations.ts'
 import type { AuthService } from '../auth/service.ts'
 import type { UsersService } from '../users/service.ts'
 import { auditedWrite, insertAudit, userLabel } from './audit.ts'
@@ -43,11 +41,7 @@ export function accountWrites(deps: Deps, s: { auth: AuthService; users: UsersSe
     if (target.status === 'pending') throw conflict(ADMIN_MESSAGES.pendingAccount)
     const passwordHash = await hashPassword(password)
     await db.transaction(async (tx) => {
-      await tx
-        .update(users)
-        .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
-        .where(eq(users.id, target.id))
-      await passwordReplaced(tx, target.id, now())
+      await setNewPassword(tx, target.id, passwordHash, now())
       await insertAudit(
         tx,
         admin,

@@ -2,7 +2,7 @@
 
 import type { AuthResponse, LoginBody, RegisterBody, ResetPasswordBody, VerifyEmailResponse } from '@buble/shared/auth'
 import { RESET_TOKEN_TTL_MS, VERIFY_TOKEN_TTL_MS } from '@buble/shared/constants'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
@@ -11,7 +11,7 @@ import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
 import { AppError, conflict, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail } from '../../lib/mail.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
-import { passwordReplaced } from '../../lib/revocations.ts'
+import { setNewPassword } from '../../lib/revocations.ts'
 import { lockVersions } from '../../lib/sync-writes.ts'
 
 export const AUTH_MESSAGES = {
@@ -211,15 +211,10 @@ export function authService(
         const userId = await consumeEmailToken(tx, args.token, 'reset', now())
         if (!userId) return false
         // Only an active account takes a new password: a link of one deleted since is no link at all.
-        const rows = await tx
-          .update(users)
-          .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
-          .where(and(eq(users.id, userId), eq(users.status, 'active')))
-          .returning({ id: users.id })
-        if (rows.length === 0) return false
         // Any other link mailed before this one dies with it.
-        await passwordReplaced(tx, userId, now())
-        return true
+        return (
+          (await setNewPassword(tx, userId, passwordHash, now(), { when: eq(users.status, 'active') })) !== undefined
+        )
       })
       if (!done) throw tokenInvalid(AUTH_MESSAGES.resetInvalid)
       return { message: AUTH_MESSAGES.resetDone }

@@ -21,7 +21,7 @@ import {
 } from '@buble/shared/bubles'
 import { REGISTRATION_TOKEN_TTL_MS } from '@buble/shared/constants'
 import { can } from '@buble/shared/permissions'
-import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, lte } from 'drizzle-orm'
 import { customAlphabet } from 'nanoid'
 import { v7 as uuidv7 } from 'uuid'
 import type { Executor } from '../../db/client.ts'
@@ -32,7 +32,7 @@ import { conflict, forbidden, notFound, tokenInvalid } from '../../lib/errors.ts
 import { linkMail, type MailMessage } from '../../lib/mail.ts'
 import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
 import { hashPassword } from '../../lib/passwords.ts'
-import { passwordReplaced } from '../../lib/revocations.ts'
+import { setNewPassword } from '../../lib/revocations.ts'
 import { type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { hashOneTimeToken, newOneTimeToken } from '../../lib/tokens.ts'
 import { loadBuble } from './queries.ts'
@@ -338,21 +338,11 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
         const claimable = account?.status === 'pending' || (account?.status === 'active' && !account.emailVerified)
         if (!account || !claimable) throw tokenInvalid(INVITE_MESSAGES.registrationInvalid)
         const promote = config.adminEmails.includes(account.email)
-        const [active] = await w.tx
-          .update(users)
-          .set({
-            passwordHash,
-            status: 'active',
-            emailVerified: true,
-            // Whoever registered with the address before is signed out everywhere.
-            tokenVersion: sql`${users.tokenVersion} + 1`,
-            updatedAt: now(),
-            ...(promote ? { role: 'admin' as const } : {}),
-          })
-          .where(eq(users.id, account.id))
-          .returning()
-        // As any new password: reset links mailed before die, and the registrant's streams end now.
-        await passwordReplaced(w.tx, account.id, now())
+        // As any new password: whoever registered with the address before is signed out everywhere
+        // at once, and reset links mailed before die.
+        const active = await setNewPassword(w.tx, account.id, passwordHash, now(), {
+          also: { status: 'active', emailVerified: true, ...(promote ? { role: 'admin' as const } : {}) },
+        })
         // Spends this link and the others, and joins what invited the address.
         await joinAsInvited(w, active!)
         return active!

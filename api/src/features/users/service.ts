@@ -10,7 +10,7 @@ import { type AccountDeletionStep, type ProfileChangeStep, toUser, type UserRow 
 import { AppError, conflict, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
-import { announceRevoked, passwordReplaced } from '../../lib/revocations.ts'
+import { announceRevoked, setNewPassword } from '../../lib/revocations.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 import { syncWrite } from '../../lib/sync-writes.ts'
 
@@ -197,15 +197,7 @@ export function usersService(deps: Deps, { deletionSteps = [], profileSteps = []
       if (!(await verifyPassword(user.passwordHash, args.currentPassword)))
         throw new AppError('INVALID_PASSWORD', USER_MESSAGES.wrongPassword)
       const passwordHash = await hashPassword(args.newPassword)
-      const row = await db.transaction(async (tx) => {
-        const [updated] = await tx
-          .update(users)
-          .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now() })
-          .where(eq(users.id, user.id))
-          .returning()
-        await passwordReplaced(tx, user.id, now())
-        return updated!
-      })
+      const row = (await db.transaction((tx) => setNewPassword(tx, user.id, passwordHash, now())))!
       return { message: USER_MESSAGES.passwordChanged, access_token: await tokens.sign(row) }
     },
 
