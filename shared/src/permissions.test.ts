@@ -5,12 +5,18 @@ import {
   BUBLE_ROLES,
   type BubleAction,
   type BubleRole,
+  CONTENT_ACTIONS,
+  CONTENT_KINDS,
+  type ContentAction,
+  type ContentKind,
   can,
   effectivePermissions,
   MEMBER_ACTIONS,
   type MemberAction,
   type MemberActor,
   mayGrant,
+  mayManageContent,
+  mayOnContent,
   PERMISSIONS,
   ROLE_DEFAULT_PERMISSIONS,
   refuseMemberUpdate,
@@ -311,5 +317,50 @@ describe('defaults and effective permissions', () => {
     ])
     expect(mayGrant({ role: 'member', permissions: ['create_polls'] }, 'create_polls')).toBe(true)
     expect(mayGrant({ role: 'member', permissions: ['create_polls'] }, 'create_events')).toBe(false)
+  })
+})
+
+// ---- content rules ----------------------------------------------------------------------------
+
+// Who acts on content, in column order: its author (a member with defaults), then on someone
+// else's: a member, a moderator, an admin, the owner (defaults each), and an admin holding none.
+const CONTENT_ACTORS: MemberActor[] = [
+  { ...actorOf('member', 'defaults'), userId: 'author' },
+  actorOf('member', 'defaults'),
+  actorOf('moderator', 'defaults'),
+  actorOf('admin', 'defaults'),
+  actorOf('owner', 'defaults'),
+  actorOf('admin', 'none'),
+]
+const CONTENT_TABLE: Record<ContentKind, Record<ContentAction, string>> = {
+  post: { 'content.edit': 'Y n n n n n', 'content.delete': 'Y n Y Y Y n' },
+  comment: { 'content.edit': 'Y n n n n n', 'content.delete': 'Y n Y Y Y n' },
+  chat_message: { 'content.edit': 'Y n n n n n', 'content.delete': 'Y n Y Y Y n' },
+  story: { 'content.edit': 'n n n n n n', 'content.delete': 'Y n Y Y Y n' },
+  event: { 'content.edit': 'Y n Y Y Y n', 'content.delete': 'Y n Y Y Y n' },
+  poll: { 'content.edit': 'Y n Y Y Y n', 'content.delete': 'Y n Y Y Y n' },
+}
+const contentCases = CONTENT_KINDS.flatMap((kind) =>
+  CONTENT_ACTIONS.flatMap((action) => {
+    const cells = CONTENT_TABLE[kind][action].split(/ +/)
+    return CONTENT_ACTORS.map((_, i) => [kind, action, i, cells[i] === 'Y'] as const)
+  }),
+)
+
+describe('content rules', () => {
+  test('the table covers every kind, action and actor', () => {
+    expect(contentCases).toHaveLength(CONTENT_KINDS.length * CONTENT_ACTIONS.length * CONTENT_ACTORS.length)
+  })
+
+  test.each(contentCases)('%s, %s by actor %i → %s', (kind, action, i, allowed) => {
+    expect(mayOnContent(CONTENT_ACTORS[i]!, action, { kind, authorId: 'author' })).toBe(allowed)
+  })
+
+  test('events and polls: managing is editing', () => {
+    for (const actor of CONTENT_ACTORS)
+      for (const kind of ['event', 'poll'] as const)
+        expect(mayManageContent(actor, kind, 'author')).toBe(
+          mayOnContent(actor, 'content.edit', { kind, authorId: 'author' }),
+        )
   })
 })

@@ -197,11 +197,45 @@ export function refuseMemberUpdate(
   return null
 }
 
+/** The synced content of a buble that someone made: what `content.edit` and `content.delete` judge. */
+export const CONTENT_KINDS = ['post', 'comment', 'chat_message', 'story', 'event', 'poll'] as const
+export type ContentKind = (typeof CONTENT_KINDS)[number]
+
+/** One piece of content as the content rules see it: its kind and who made it. */
+export interface ContentTarget {
+  kind: ContentKind
+  authorId: string
+}
+
+export type ContentAction = 'content.edit' | 'content.delete'
+export const CONTENT_ACTIONS: readonly ContentAction[] = ['content.edit', 'content.delete']
+
+/**
+ * The content rules (CONTRACT §3.3, §4), one place for the API and the PWA's Edit / Delete:
+ * - posts, comments and chat messages: their author edits; the author or a holder of
+ *   delete_others_content deletes;
+ * - stories cannot be edited; the author or a holder of delete_others_content deletes;
+ * - events and polls: their creator, or a holder of manage_events / manage_polls, edits and deletes.
+ */
+export function mayOnContent(actor: MemberActor, action: ContentAction, target: ContentTarget): boolean {
+  const own = actor.userId !== undefined && actor.userId === target.authorId
+  switch (target.kind) {
+    case 'event':
+      return own || can(actor, 'event.manageOthers')
+    case 'poll':
+      return own || can(actor, 'poll.manageOthers')
+    case 'story':
+      return action === 'content.delete' && (own || can(actor, 'content.deleteOthers'))
+    case 'post':
+    case 'comment':
+    case 'chat_message':
+      return action === 'content.edit' ? own : own || can(actor, 'content.deleteOthers')
+  }
+}
+
 /**
  * Whether a member may edit or delete an event or poll made by `creatorId`: its creator, the owner
  * (who holds every permission) or a holder of manage_events / manage_polls (CONTRACT §3.3).
  */
-export function mayManageContent(actor: MemberActor, kind: 'event' | 'poll', creatorId: string): boolean {
-  if (actor.userId !== undefined && actor.userId === creatorId) return true
-  return can(actor, kind === 'event' ? 'event.manageOthers' : 'poll.manageOthers')
-}
+export const mayManageContent = (actor: MemberActor, kind: 'event' | 'poll', creatorId: string): boolean =>
+  mayOnContent(actor, 'content.edit', { kind, authorId: creatorId })
