@@ -51,7 +51,7 @@ export type CreatePollBody = z.infer<typeof CreatePollBody>
 
 /**
  * `PUT /api/polls/:id`. New options replace the list: an option whose text stays keeps its id and
- * its votes; votes for an option removed go with it (docs/decisions.md).
+ * its votes; votes for an option removed go with it (docs/decisions/).
  */
 export const UpdatePollBody = z.object({ question: PollQuestion.optional(), options: PollOptions.optional() })
 export type UpdatePollBody = z.infer<typeof UpdatePollBody>

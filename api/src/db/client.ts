@@ -182,8 +182,8 @@ async function openPglite(target: { pgliteDir: string } | { memory: true; loadDa
 
 /**
  * Settings for every session of the app, after any `options` the URL gives. No JIT: it pays off for
- * long analytical queries, and an app's short ones only pay for it. A pull over a few hundred bubles
- * is estimated expensive enough to be compiled, and compiling it took 1.5 s of its 1.6 s.
+ * long analytical queries, and an app's short ones only pay for it: a pull over a few hundred bubles
+ * was compiled, and compiling took nearly all its time (docs/decisions/0052).
  */
 export function sessionOptions(url: string, ...settings: string[]): string {
   let given: string | null = null

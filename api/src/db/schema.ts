@@ -254,7 +254,7 @@ export const syncMeta = pgTable('sync_meta', {
 /**
  * Wall posts. `position` numbers a buble's live posts from 1 (the oldest) without gaps, so a page
  * is one index range read however deep it is; deleting a post closes the gap above it
- * (docs/decisions.md). `added_version` is the version of the insert, for unread counting.
+ * (docs/decisions/). `added_version` is the version of the insert, for unread counting.
  * `comments_count` is kept with the comments, and the post's version moves with its comments and
  * reactions, because both are part of a post as devices get it.
  */

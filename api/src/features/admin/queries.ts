@@ -176,8 +176,8 @@ const ORDER = sql.raw('order by t.created_at desc, t.id desc')
  * One page of a list and the number of rows matching. Unsearched, two statements run side by side:
  * the page walks the newest-first index. A search finds its matches first (the trigram indexes, a
  * materialized CTE) and counts and pages those in the same statement: walking the index newest
- * first and filtering, PostgreSQL expected matches spread evenly, and a rare term whose matches are
- * all old read most of the table (200 ms for 1,000 matches among 180,000 accounts).
+ * first and filtering, a rare term whose matches are all old read most of the table (the plans and
+ * timings: docs/decisions/0053).
  */
 export async function listPage<N extends ListName>(
   db: Executor,

@@ -41,11 +41,9 @@ interface MemberJson extends Omit<MembershipRow, 'joinedAt'> {
 /**
  * The members of `bubleIds`: the owner first, then admins, moderators and members, each by how long
  * they have belonged. Each buble's memberships are read by its own index lookup and each account by
- * its key, as two lateral subqueries: as one join over the list, PostgreSQL estimated new bubles at
- * the average buble's size and chose to scan every membership and hash every account (130–200 ms
- * for 500 one-member bubles among 270,000 memberships), and with the accounts joined inside the
- * per-buble subquery it still hashed all 120,000 accounts for each buble (9 s for 500 new bubles
- * once a few bubles of 1,000 pulled the estimate up to 875 members), where this takes 10 ms.
+ * its key, as two lateral subqueries: planned as one join over the list, or with the accounts joined
+ * inside the per-buble subquery, PostgreSQL misjudged new bubles' size and scanned every membership
+ * or hashed every account (the plans and timings: docs/decisions/0052).
  */
 async function membersOf(db: Executor, bubleIds: readonly string[]): Promise<MemberWithUser[]> {
   if (bubleIds.length === 0) return []

@@ -8,7 +8,7 @@ import type { BubleEvent } from '@buble/shared/events'
 import slugify from '@sindresorhus/slugify'
 import ical from 'ical-generator'
 
-/** Buble events have a start only; calendars get an hour (docs/decisions.md). */
+/** Buble events have a start only; calendars get an hour (docs/decisions/). */
 export const CALENDAR_EVENT_DURATION_MS = 60 * 60 * 1000
 
 export interface CalendarInput {
