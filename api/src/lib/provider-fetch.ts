@@ -4,9 +4,9 @@
  * that is not JSON) as one 502 whose message says which.
  */
 
-import { AppError } from '../../lib/errors.ts'
-import type { Logger } from '../../lib/log.ts'
-import { type SafeFetch, SafeFetchError } from '../../lib/safe-fetch.ts'
+import { AppError } from './errors.ts'
+import type { Logger } from './log.ts'
+import { type SafeFetch, SafeFetchError } from './safe-fetch.ts'
 
 /** GETs a provider's JSON answer; throws a 502 AppError when there is none to use. */
 export type ProviderJson = (url: URL) => Promise<unknown>
