@@ -1,9 +1,6 @@
 /** Composes the API: the shared pieces, the list of features, cross-cutting middleware, the OpenAPI document, one error handler. */
 
-import { LIMITS } from '@buble/shared/constants'
 import { Hono } from 'hono'
-import { cors } from 'hono/cors'
-import { generateSpecs } from 'hono-openapi'
 import type { Deps } from './deps.ts'
 import { adminFeature } from './features/admin/feature.ts'
 import { authFeature } from './features/auth/feature.ts'
@@ -24,15 +21,15 @@ import { unreadFeature } from './features/unread/feature.ts'
 import { uploadsFeature } from './features/uploads/feature.ts'
 import { wallFeature } from './features/wall/feature.ts'
 import { weatherFeature } from './features/weather/feature.ts'
-import { type AppEnv, createAuthenticator, requireAuth } from './lib/auth.ts'
+import { useApiMiddleware } from './lib/api-middleware.ts'
+import { type AppEnv, createAuthenticator } from './lib/auth.ts'
 import { createContentAddedBus } from './lib/content-added.ts'
 import { errorHandler, notFound } from './lib/errors.ts'
 import { closeFeatures, foldMutations, jobsOf, syncSourcesOf, unreadSourcesOf } from './lib/feature.ts'
-import { jsonBodies } from './lib/json-body.ts'
+import { serveOpenApi } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
+import { createProviderFetch } from './lib/provider-fetch.ts'
 import { createSafeFetch } from './lib/safe-fetch.ts'
-import { safeInput } from './lib/safe-input.ts'
-import { securityHeaders } from './lib/security-headers.ts'
 
 /** Options only code can set (test servers), never the environment or a config file. */
 export interface AppOptions extends SyncOptions {
@@ -56,24 +53,13 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const contentAdded = createContentAddedBus()
   const authenticate = createAuthenticator(deps.db, deps.tokens)
   const allowLoopback = options.allowLoopbackFetch === true
-  // The providers' base URLs are the operator's configuration, not user input (CONTRACT §7): a mirror,
-  // a proxy or a stub on the local network or on 127.0.0.1 is reached, with the same timeout, size
-  // cap and redirect limit; a redirect elsewhere is checked like any address.
-  const { weather, ticketmaster } = deps.config
-  const providerFetch = createSafeFetch({
-    timeoutMs: options.providerTimeoutMs ?? 5000,
-    trustedOrigins: [weather.baseUrl, weather.geocodingUrl, ticketmaster.baseUrl],
-  })
+  const providerFetch = createProviderFetch(deps.config, options.providerTimeoutMs)
   const uploads = uploadsFeature(deps)
   const bubles = bublesFeature(deps, contentAdded, pokes)
   const profile = profileFeature(deps, bubles.accountSteps)
   const auth = authFeature(deps, [bubles.invites.activationStep])
-  const wall = wallFeature(deps, {
-    files: uploads.files,
-    contentAdded,
-    pokes,
-    safeFetch: createSafeFetch({ allowLoopback }),
-  })
+  const linkFetch = createSafeFetch({ allowLoopback })
+  const wall = wallFeature(deps, { files: uploads.files, contentAdded, pokes, safeFetch: linkFetch })
   const events = eventsFeature(deps, contentAdded, pokes)
   const polls = pollsFeature(deps, contentAdded, pokes)
   const content = {
@@ -100,12 +86,9 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })
   const synced = { ...content, unread, push }
   // Every mutation name maps onto the service function its REST call uses (ARCHITECTURE: the one rule).
-  const parts = {
-    syncSources: syncSourcesOf(synced),
-    unreadSources: unreadSourcesOf(synced),
-    mutations: foldMutations(synced),
-  }
-  const list = { ...synced, sync: syncFeature(deps, { pokes, authenticate }, parts, options) }
+  const parts = { syncSources: syncSourcesOf(synced), unreadSources: unreadSourcesOf(synced) }
+  const sync = syncFeature(deps, { pokes, authenticate }, { ...parts, mutations: foldMutations(synced) }, options)
+  const list = { ...synced, sync }
   return {
     list,
     contentAdded,
@@ -121,62 +104,12 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
 }
 export type Features = ReturnType<typeof createFeatures>
 
-/** CONTRACT §7: no inline or eval'd script, nothing framed, nothing embedded. */
-export const CONTENT_SECURITY_POLICY = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
-  mediaSrc: ["'self'", 'blob:'],
-  connectSrc: ["'self'"],
-  fontSrc: ["'self'"],
-  workerSrc: ["'self'"],
-  manifestSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  frameAncestors: ["'none'"],
-  formAction: ["'self'"],
-}
-
 export function createApp(deps: Deps, features: Features = createFeatures(deps)) {
   const app = new Hono<AppEnv>()
-  app.use(
-    securityHeaders({
-      contentSecurityPolicy: CONTENT_SECURITY_POLICY,
-      referrerPolicy: 'strict-origin-when-cross-origin',
-      xContentTypeOptions: 'nosniff',
-      crossOriginEmbedderPolicy: false,
-    }),
-  )
-  if (deps.config.corsOrigins.length > 0) {
-    app.use('/api/*', cors({ origin: [...deps.config.corsOrigins], credentials: false, maxAge: 600 }))
-  }
-  const jsonBodyLimit = jsonBodies(LIMITS.jsonBodyBytes)
-  // Uploads set their own, larger limits.
-  app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)))
-  // No NUL or unpaired surrogate in any path or query (bodies: validate(); a push: per mutation).
-  app.use('/api/*', safeInput())
-  app.use('/api/*', requireAuth(features.authenticate))
+  useApiMiddleware(app, deps.config.corsOrigins, features.authenticate)
   for (const feature of Object.values(features.list)) if (feature.routes) app.route('/api', feature.routes)
 
-  let spec: Promise<unknown> | undefined
-  app.get('/api/openapi.json', async (c) => {
-    spec ??= generateSpecs(app, {
-      documentation: {
-        openapi: '3.1.0',
-        info: {
-          title: 'Buble API',
-          version: deps.config.version,
-          description: 'The HTTP contract of Buble (CONTRACT.md).',
-        },
-        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-        security: [{ bearer: [] }],
-      },
-      exclude: ['/api/openapi.json'],
-    })
-    return c.json(await spec)
-  })
-
+  serveOpenApi(app, deps.config.version)
   app.all('/api/*', () => {
     throw notFound('No such API route')
   })
