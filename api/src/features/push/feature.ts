@@ -3,15 +3,14 @@ import type { Deps } from '../../deps.ts'
 import type { AppEnv } from '../../lib/auth.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { defineFeature } from '../../lib/feature.ts'
-import type { UnreadService } from '../unread/service.ts'
 import { pushRoutes } from './routes.ts'
-import { pushSender } from './sender.ts'
+import { type BadgeCounters, pushSender } from './sender.ts'
 import { type PushOptions, pushService } from './service.ts'
 
 /** Web Push: subscriptions, and notifications of what `contentAdded` announces, with the `unread` badge. */
 export function pushFeature(
   deps: Deps,
-  { unread, contentAdded }: { unread: Pick<UnreadService, 'membersCounters'>; contentAdded: ContentAddedBus },
+  { unread, contentAdded }: { unread: BadgeCounters; contentAdded: ContentAddedBus },
   options: PushOptions,
 ) {
   const sending = pushSender(deps, unread, contentAdded, options)
