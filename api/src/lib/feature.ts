@@ -38,11 +38,10 @@ export type MissingMutations<F extends Record<string, Feature>> = Exclude<
 
 /**
  * Every feature's mutations in one map. It compiles only when together they handle every mutation
- * name (the second argument is then not allowed; a missing name asks for it, naming what is missing).
+ * name: a name no feature handles is asked of the list as a property, so the error names it.
  */
 export function foldMutations<F extends Record<string, Feature>>(
-  features: F,
-  ..._complete: [MissingMutations<F>] extends [never] ? [] : [missing: MissingMutations<F>]
+  features: F & { [N in MissingMutations<F>]: 'a mutation no feature handles' },
 ): MutationHandlers {
   return Object.assign({}, ...Object.values(features).map((feature) => feature.mutations ?? {}))
 }
