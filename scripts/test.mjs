@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every test Buble has.
-//   0. Static checks: `tsc -b` over every workspace and `biome check .` (each counts as one test).
+//   0. Static checks: `tsc -b` over every workspace, `biome check .` and the feature boundaries
+//      (scripts/check-boundaries.mjs), each counting as one test.
 //   1. Vitest over all workspaces (unit, API against PGlite, or PostgreSQL when TEST_DATABASE_URL
 //      is set, and the PWA's component tests).
 //   2. The Playwright browser tests in the system Chromium (/usr/bin/chromium or CHROMIUM_PATH).
@@ -79,11 +80,12 @@ function runVitest() {
 // ---- 0. Static checks ------------------------------------------------------------------------
 
 function runStaticChecks() {
-  banner('Static checks: TypeScript (strict, every workspace) and Biome')
+  banner('Static checks: TypeScript (strict, every workspace), Biome and feature boundaries')
   const bin = (name) => path.join(root, 'node_modules', '.bin', name)
   for (const [name, command, args] of [
     ['typecheck', bin('tsc'), ['-b']],
     ['biome', bin('biome'), ['check', '.']],
+    ['boundaries', process.execPath, [path.join(root, 'scripts/check-boundaries.mjs')]],
   ]) {
     const code = run(command, args)
     results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 })

@@ -105,7 +105,7 @@ describe.each(backends())('security on %s', (backend) => {
 
     test('an unexpected error answers a bare 500 INTERNAL_ERROR without its message or stack', async () => {
       // A fresh app over the same deps: routes cannot be added once an app has answered.
-      const app = createApp(h.deps, h.services)
+      const app = createApp(h.deps, h.features)
       app.get('/boom-for-test', () => {
         throw new Error('secret detail: password=hunter2')
       })

@@ -7,11 +7,10 @@ import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import { type AppOptions, createApp, createServices } from './app.ts'
+import { type AppOptions, createApp, createFeatures } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { type DbTimeouts, openDatabase } from './db/client.ts'
 import type { Deps } from './deps.ts'
-import { syncMaintenanceJob } from './features/sync/maintenance.ts'
 import { createChangeBus } from './lib/change-bus.ts'
 import { trackInFlight } from './lib/in-flight.ts'
 import { createScheduler } from './lib/jobs.ts'
@@ -67,11 +66,11 @@ export async function boot(options: BootOptions = {}): Promise<void> {
     vapid: { publicKey: secrets.vapidPublicKey, privateKey: secrets.vapidPrivateKey, subject: config.vapid.subject },
     now: () => new Date(),
   }
-  const services = createServices(deps, options)
-  const app = createApp(deps, services, options)
+  const features = createFeatures(deps, options)
+  const app = createApp(deps, features)
   servePwa(app, PWA_DIST)
 
-  const scheduler = createScheduler(database, [services.users.deletionJob, syncMaintenanceJob, ...services.jobs], log)
+  const scheduler = createScheduler(database, features.jobs, log)
   scheduler.start()
 
   const requests = trackInFlight(app.fetch)
@@ -96,13 +95,13 @@ export async function boot(options: BootOptions = {}): Promise<void> {
     // No new connections; idle keep-alive ones close now.
     server.close()
     if ('closeIdleConnections' in server) server.closeIdleConnections()
-    // Handlers still running finish first (a hung-up client's write too), then what the services
+    // Handlers still running finish first (a hung-up client's write too), then what the features
     // keep going (the push queue, live streams) stops, then the database closes.
     void requests
       .drained(SHUTDOWN_GRACE_MS - CLOSE_BUDGET_MS)
       .then((drained) => {
         if (!drained) log.warn('shutting down with requests still running', { running: requests.count })
-        services.close()
+        features.close()
         if ('closeAllConnections' in server) server.closeAllConnections()
         return bus.close()
       })

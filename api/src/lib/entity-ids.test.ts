@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
-import { clubSuite, type Person } from '../features/events/test-club.ts'
 import { backends } from '../testing/databases.ts'
 import { mutation, push } from '../testing/sync.ts'
+import { clubSuite, type Person } from '../testing/test-club.ts'
 import { ID_IN_USE } from './entity-ids.ts'
 
 /**

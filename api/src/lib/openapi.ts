@@ -2,7 +2,9 @@
 
 import { ErrorBody } from '@buble/shared/errors'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { describeRoute, resolver } from 'hono-openapi'
+import type { Hono } from 'hono'
+import { describeRoute, generateSpecs, resolver } from 'hono-openapi'
+import type { AppEnv } from './auth.ts'
 
 const json = (schema: StandardSchemaV1) => ({ 'application/json': { schema: resolver(schema) } })
 
@@ -41,5 +43,26 @@ export function describe(opts: {
       [status]: { description: opts.summary, ...(opts.response ? { content: json(opts.response) } : {}) },
       default: { description: 'An error: `{message, code, issues?}`', content: json(ErrorBody) },
     },
+  })
+}
+
+/** Serves the OpenAPI document of every route of `app`, generated once, on first request. */
+export function serveOpenApi(app: Hono<AppEnv>, version: string): void {
+  let spec: Promise<unknown> | undefined
+  app.get('/api/openapi.json', async (c) => {
+    spec ??= generateSpecs(app, {
+      documentation: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Buble API',
+          version: version,
+          description: 'The HTTP contract of Buble (CONTRACT.md).',
+        },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        security: [{ bearer: [] }],
+      },
+      exclude: ['/api/openapi.json'],
+    })
+    return c.json(await spec)
   })
 }

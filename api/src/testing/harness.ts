@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { type AppOptions, createApp, createServices, type Services } from '../app.ts'
+import { type AppOptions, createApp, createFeatures, type Features } from '../app.ts'
 import { type Config, loadConfig } from '../config.ts'
 import type { Database } from '../db/client.ts'
 import type { Deps } from '../deps.ts'
@@ -24,7 +24,9 @@ export const PASSWORD = 'Correct-Horse-9'
 export interface Harness {
   app: ReturnType<typeof createApp>
   deps: Deps
-  services: Services
+  features: Features
+  /** The services tests reach past the HTTP layer, as the features built them. */
+  services: ReturnType<typeof testServices>
   database: Database
   smtp: SmtpCapture
   clock: { now: Date; advance(ms: number): void }
@@ -46,6 +48,21 @@ export interface Harness {
 /** A Response whose JSON tests may read freely. */
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are checked by assertions, not types.
 export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> }
+
+/** The services tests call directly: the same objects the routes and mutations use, so a spy sees both. */
+function testServices({ list, contentAdded, jobs }: Features) {
+  return {
+    users: list.profile.service,
+    uploads: list.uploads.service,
+    wall: list.wall.service,
+    previewer: list.wall.previewer,
+    stories: list.stories.service,
+    invites: list.bubles.invites,
+    pushSending: list.push.sending,
+    contentAdded,
+    jobs,
+  }
+}
 
 let counter = 0
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`
@@ -93,8 +110,9 @@ export async function createHarness(
     vapid: vapidOf(config),
     now: () => clock.now,
   }
-  const services = createServices(deps, options)
-  const app = createApp(deps, services, options)
+  const features = createFeatures(deps, options)
+  const app = createApp(deps, features)
+  const services = testServices(features)
   const call: Harness['call'] = (method, url, { token, body, headers = {} } = {}) =>
     Promise.resolve(
       app.request(url, {
@@ -110,6 +128,7 @@ export async function createHarness(
   return {
     app,
     deps,
+    features,
     services,
     database,
     smtp,
@@ -124,7 +143,7 @@ export async function createHarness(
     async close() {
       // Background previews finish before the database closes.
       await services.previewer.idle()
-      services.close()
+      features.close()
       await bus.close()
       await database.close()
       await smtp.close()

@@ -7,7 +7,7 @@ import { chatMessages } from '../../db/schema.ts'
 import type { ContentAdded } from '../../lib/content-added.ts'
 import { backends } from '../../testing/databases.ts'
 import { mutation, pullAll, push } from '../../testing/sync.ts'
-import { type Club, clubSuite, type Person, type Who } from '../events/test-club.ts'
+import { type Club, clubSuite, type Person, type Who } from '../../testing/test-club.ts'
 
 /**
  * Chat (CONTRACT §3.3, §5, §6; spec part 2 §2–§5): the message shape, send rules (replies, images,

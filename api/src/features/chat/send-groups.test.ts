@@ -12,7 +12,7 @@ import { createPokeClock } from '../../lib/poke-clock.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
 import { backends } from '../../testing/databases.ts'
 import { pullAll } from '../../testing/sync.ts'
-import { type Club, clubSuite, type Person } from '../events/test-club.ts'
+import { type Club, clubSuite, type Person } from '../../testing/test-club.ts'
 import { createSendGroups, type QueuedSend } from './send-batch.ts'
 import { chatService } from './service.ts'
 

@@ -27,7 +27,7 @@ import {
 import { createPokeCache } from '../../lib/poke-cache.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { inSyncWrite, NEXT_VERSION, readerAfterWrite, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
-import type { WallHooks } from '../wall/service.ts'
+import type { UploadedFiles } from '../../lib/uploaded-files.ts'
 import { chatPageJson, loadMessage } from './queries.ts'
 import { createSendGroups } from './send-batch.ts'
 
@@ -35,8 +35,8 @@ type MessageRow = typeof chatMessages.$inferSelect
 
 export const messageNotFound = () => notFound(CHAT_MESSAGES.messageNotFound)
 
-/** What chat asks of the rest of the app: the wall's file rules, and who hears of new messages. */
-export interface ChatHooks extends Pick<WallHooks, 'isBubleImage' | 'forgetFiles'> {
+/** What chat asks of the rest of the app: the uploads' file rules, and who hears of new messages. */
+export interface ChatHooks extends Pick<UploadedFiles, 'isBubleImage' | 'forgetFiles'> {
   contentAdded: ContentAddedBus
 }
 

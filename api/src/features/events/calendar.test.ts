@@ -1,8 +1,8 @@
 import ICAL from 'ical.js'
 import { describe, expect, test } from 'vitest'
 import { backends } from '../../testing/databases.ts'
+import { clubSuite } from '../../testing/test-club.ts'
 import { calendarDisposition } from './calendar.ts'
-import { clubSuite } from './test-club.ts'
 
 /**
  * "Add to calendar": GET /api/events/:id/calendar.ics answers an RFC 5545 file, read back here by

@@ -1,7 +1,6 @@
-/** The events' and polls' REST calls (CONTRACT §3.3) and "add to calendar": thin adapters over the services. */
+/** The events' REST calls (CONTRACT §3.3) and "add to calendar": thin adapters over the services. */
 
 import { CreateEventBody, RsvpBody, UpdateEventBody } from '@buble/shared/events'
-import { CreatePollBody, UpdatePollBody, VoteBody } from '@buble/shared/polls'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../lib/auth.ts'
 import { sendJsonAnswer } from '../../lib/json-answers.ts'
@@ -10,16 +9,13 @@ import { bubleIdFromPath, idFromPath } from '../../lib/path-ids.ts'
 import { validate } from '../../lib/validate.ts'
 import { calendarDisposition, eventCalendar } from './calendar.ts'
 import { type EventsService, eventNotFound } from './events-service.ts'
-import type { ContentLists } from './lists.ts'
-import { type PollsService, pollNotFound } from './polls-service.ts'
+import type { EventLists } from './lists.ts'
 
 const eventIdOf = (raw: string) => idFromPath(raw, eventNotFound)
-const pollIdOf = (raw: string) => idFromPath(raw, pollNotFound)
 
 export interface EventsRouteDeps {
   events: EventsService
-  polls: PollsService
-  lists: ContentLists
+  lists: EventLists
   now: () => Date
 }
 
@@ -69,51 +65,5 @@ export function eventsRoutes({ events, lists, now }: EventsRouteDeps) {
           'content-disposition': calendarDisposition(found.event.title),
         })
       },
-    )
-}
-
-export function pollsRoutes({ polls, lists }: EventsRouteDeps) {
-  const tag = 'polls'
-  return new Hono<AppEnv>()
-    .get('/bubles/:id/polls', describe({ tag, summary: "A buble's polls, newest first, with your vote" }), async (c) =>
-      sendJsonAnswer(c, await lists.polls(c.var.user.id, bubleIdFromPath(c.req.param('id')))),
-    )
-    .post(
-      '/bubles/:id/polls',
-      describe({
-        tag,
-        summary: 'Create a poll of 2–10 options (create_polls; the same id again answers it)',
-        status: 201,
-      }),
-      validate('json', CreatePollBody),
-      async (c) => {
-        const bubleId = bubleIdFromPath(c.req.param('id'))
-        const { value, created } = await polls.createPoll(c.var.user, bubleId, c.req.valid('json'))
-        return c.json(value, created ? 201 : 200)
-      },
-    )
-    .put(
-      '/polls/:id',
-      describe({ tag, summary: 'Edit a poll (creator, owner or manage_polls); options replace the list' }),
-      validate('json', UpdatePollBody),
-      async (c) => c.json(await polls.updatePoll(c.var.user, pollIdOf(c.req.param('id')), c.req.valid('json'))),
-    )
-    .delete(
-      '/polls/:id',
-      describe({ tag, summary: 'Delete a poll (creator, owner or manage_polls)', status: 204 }),
-      async (c) => {
-        await polls.deletePoll(c.var.user, pollIdOf(c.req.param('id')))
-        return c.body(null, 204)
-      },
-    )
-    .post(
-      '/polls/:id/vote',
-      describe({ tag, summary: 'Vote (a new vote replaces the old one)' }),
-      validate('json', VoteBody),
-      async (c) =>
-        c.json(await polls.vote(c.var.user, pollIdOf(c.req.param('id')), c.req.valid('json').poll_option_id)),
-    )
-    .delete('/polls/:id/vote', describe({ tag, summary: 'Remove your vote (idempotent)' }), async (c) =>
-      c.json(await polls.unvote(c.var.user, pollIdOf(c.req.param('id')))),
     )
 }

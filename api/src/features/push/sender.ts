@@ -10,11 +10,11 @@ import type { UnreadPush } from '@buble/shared/push'
 import type { ContentType } from '@buble/shared/unread'
 import { eq, sql } from 'drizzle-orm'
 import webpush from 'web-push'
+import type { Executor } from '../../db/client.ts'
 import { pushSubscriptions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { ContentAdded, ContentAddedBus } from '../../lib/content-added.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
-import type { UnreadService } from '../unread/service.ts'
 import { pushAudiences } from './audiences.ts'
 import { createDeliverer } from './delivery.ts'
 import type { PushOptions } from './service.ts'
@@ -51,11 +51,20 @@ const clip = (text: string, max: number): string => {
 const pathOf = (slug: string, contentType: ContentType): string =>
   contentType === 'chat' ? `/bubles/${slug}?chat=open` : `/bubles/${slug}/${contentType}`
 
+/** Each member's unread counters in a buble, for the badge: what the unread feature gives (app.ts hands it over). */
+export interface BadgeCounters {
+  membersCounters(
+    exec: Executor,
+    bubleId: string,
+    userIds: readonly string[],
+  ): Promise<Map<string, Record<ContentType, number>>>
+}
+
 export type PushSender = ReturnType<typeof pushSender>
 
 export function pushSender(
   deps: Pick<Deps, 'db' | 'database' | 'log' | 'now' | 'vapid'>,
-  unread: Pick<UnreadService, 'membersCounters'>,
+  unread: BadgeCounters,
   bus: ContentAddedBus,
   options: PushOptions = {},
 ) {

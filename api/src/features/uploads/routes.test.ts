@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { SECURE_URL_PREFIX as SECURE_PREFIX } from '../../lib/storage.ts'
 import { backends } from '../../testing/databases.ts'
 import { createHarness, type Harness, type TestResponse } from '../../testing/harness.ts'
-import { USER_MESSAGES } from '../users/service.ts'
+import { USER_MESSAGES } from '../profile/service.ts'
 import { AVATAR_SIZE, UPLOAD_MESSAGES } from './service.ts'
 
 const MB = 1024 * 1024

@@ -186,7 +186,7 @@ export function uploadsService({ db, storage, log, now }: Deps) {
       try {
         const gone = await db.transaction(async (tx) => {
           // Held first (in key order), then the rows naming them are looked for in a statement of its
-          // own: an attach holding one of them (`for key share`, wall/files.ts) has committed by then
+          // own: an attach holding one of them (`for key share`, files.ts) has committed by then
           // and its row is seen, and an attach coming later waits and then finds the upload gone.
           const held = await tx
             .select({ key: uploads.key })

@@ -28,7 +28,7 @@ export function createPreviewer({
   fetchPreview,
   log,
 }: {
-  wall: () => WallService
+  wall: Pick<WallService, 'savePreview' | 'owedPreviews'>
   fetchPreview: (url: string) => Promise<LinkPreview | null>
   log: Logger
 }): Previewer {
@@ -47,7 +47,7 @@ export function createPreviewer({
     try {
       // A failed fetch is saved as "no preview" too: the post is not asked again.
       const preview = await fetchPreview(url).catch(() => null)
-      await wall().savePreview(postId, url, preview)
+      await wall.savePreview(postId, url, preview)
     } catch (err) {
       log.warn('link preview not saved', { postId, err })
     }
@@ -80,7 +80,7 @@ export function createPreviewer({
       name: 'link-previews',
       lockKey: PREVIEW_JOB_LOCK,
       async run(tx, at) {
-        const owed = await wall().owedPreviews(tx, new Date(at.getTime() - OWED_AFTER_MS))
+        const owed = await wall.owedPreviews(tx, new Date(at.getTime() - OWED_AFTER_MS))
         // Fetched after the job's transaction: never while it holds its connection.
         for (const { id, url } of owed) afterTransaction(() => previewer.previewOwed(id, url))
       },

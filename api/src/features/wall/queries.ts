@@ -1,13 +1,12 @@
 /**
- * Reads of posts, comments and stories in their answer shapes (CONTRACT §3.3). PostgreSQL builds
+ * Reads of posts and comments in their answer shapes (CONTRACT §3.3). PostgreSQL builds
  * the JSON: a page of posts with authors, reactions and counts is one statement, whatever the page.
  */
 
-import type { Comment, Post, Story } from '@buble/shared/wall'
-import { sql } from 'drizzle-orm'
+import type { Comment, Post } from '@buble/shared/wall'
 import type { Executor } from '../../db/client.ts'
+import { loader } from '../../lib/json-loader.ts'
 import { isoJson as iso, reactionsJson, rowsOf } from '../../lib/sql-json.ts'
-import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 export { rowsOf }
 
@@ -27,29 +26,8 @@ export const COMMENT_JSON = `json_build_object(
   'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
   'author_name', u.name, 'created_at', ${iso('c.created_at')}, 'isEdited', c.is_edited)`
 
-export const STORY_JSON = `json_build_object(
-  'id', s.id, 'buble_id', s.buble_id, 'media_url', s.media_url, 'media_type', s.media_type,
-  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
-  'duration_seconds', s.duration_seconds, 'created_at', ${iso('s.created_at')},
-  'expires_at', ${iso('s.expires_at')})`
-
-/** Rows of `table` (aliased `alias`, its author joined as `u`) by id, as the JSON `json` builds them. */
-function loader<T extends { id: string }>(table: string, alias: string, json: string) {
-  return async (db: Executor, ids: readonly string[]): Promise<Map<string, T>> => {
-    if (ids.length === 0) return new Map()
-    const rows = rowsOf<{ data: T }>(
-      await db.execute(
-        sql`select ${sql.raw(json)} as data from ${sql.raw(`${table} ${alias} join users u on u.id = ${alias}.author_id`)}
-          where ${sql.raw(`${alias}.id`)} = any(${pgUuidArray(ids)})`,
-      ),
-    )
-    return new Map(rows.map(({ data }) => [data.id, data]))
-  }
-}
-
 export const loadPosts = loader<Post>('posts', 'p', POST_JSON)
 export const loadComments = loader<Comment>('comments', 'c', COMMENT_JSON)
-export const loadStories = loader<Story>('stories', 's', STORY_JSON)
 
 export async function loadPost(db: Executor, id: string): Promise<Post> {
   const post = (await loadPosts(db, [id])).get(id)
@@ -61,10 +39,4 @@ export async function loadComment(db: Executor, id: string): Promise<Comment> {
   const comment = (await loadComments(db, [id])).get(id)
   if (!comment) throw new Error(`comment ${id} vanished`)
   return comment
-}
-
-export async function loadStory(db: Executor, id: string): Promise<Story> {
-  const story = (await loadStories(db, [id])).get(id)
-  if (!story) throw new Error(`story ${id} vanished`)
-  return story
 }

@@ -1,8 +1,8 @@
-/** The wall and stories in sync: their synced tables, what counts on the wall tab, and their mutations. */
+/** The wall in sync: their synced tables, what counts on the wall tab, and their mutations. */
 
 import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
-import { loadComments, loadPosts, loadStories } from './queries.ts'
+import { loadComments, loadPosts } from './queries.ts'
 import type { WallService } from './service.ts'
 
 /** Posts by others count on the wall tab, from the version they were added at. */
@@ -20,7 +20,6 @@ export const wallUnreadSources: UnreadSource[] = [
 export const wallSyncSources: SyncSource[] = [
   { entity: 'post', scan: scanTable('post', 'posts', 'buble_id'), load: (db, ids) => loadPosts(db, ids) },
   { entity: 'comment', scan: scanTable('comment', 'comments', 'buble_id'), load: (db, ids) => loadComments(db, ids) },
-  { entity: 'story', scan: scanTable('story', 'stories', 'buble_id'), load: (db, ids) => loadStories(db, ids) },
 ]
 
 type WallMutation =

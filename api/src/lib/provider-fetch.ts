@@ -4,9 +4,23 @@
  * that is not JSON) as one 502 whose message says which.
  */
 
-import { AppError } from '../../lib/errors.ts'
-import type { Logger } from '../../lib/log.ts'
-import { type SafeFetch, SafeFetchError } from '../../lib/safe-fetch.ts'
+import type { Config } from '../config.ts'
+import { AppError } from './errors.ts'
+import type { Logger } from './log.ts'
+import { createSafeFetch, type SafeFetch, SafeFetchError } from './safe-fetch.ts'
+
+/**
+ * The guarded fetch of the providers (CONTRACT §6: 5 s unless tests shorten it). Their base URLs are
+ * the operator's configuration, not user input (CONTRACT §7): a mirror, a proxy or a stub on the local
+ * network or on 127.0.0.1 is reached, with the same timeout, size cap and redirect limit; a redirect
+ * elsewhere is checked like any address.
+ */
+export function createProviderFetch(
+  { weather, ticketmaster }: Pick<Config, 'weather' | 'ticketmaster'>,
+  timeoutMs = 5000,
+) {
+  return createSafeFetch({ timeoutMs, trustedOrigins: [weather.baseUrl, weather.geocodingUrl, ticketmaster.baseUrl] })
+}
 
 /** GETs a provider's JSON answer; throws a 502 AppError when there is none to use. */
 export type ProviderJson = (url: URL) => Promise<unknown>

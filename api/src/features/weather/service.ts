@@ -8,7 +8,7 @@ import { FORECAST_DAYS, WEATHER_CONDITIONS, type Weather, weatherIcon } from '@b
 import { isoToStockholmLocal } from '@buble/shared/time'
 import { z } from 'zod'
 import { notFound } from '../../lib/errors.ts'
-import { type ProviderJson, providerFailed, providerUrl } from './provider-fetch.ts'
+import { type ProviderJson, providerFailed, providerUrl } from '../../lib/provider-fetch.ts'
 
 export const WEATHER_SERVICE = 'The weather service'
 export const WEATHER_CACHE_MS = 10 * 60_000

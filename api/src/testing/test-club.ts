@@ -5,9 +5,9 @@
 
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { users } from '../../db/schema.ts'
-import type { Backend } from '../../testing/databases.ts'
-import { createHarness, type Harness, type TestResponse, uniqueEmail } from '../../testing/harness.ts'
+import { users } from '../db/schema.ts'
+import type { Backend } from './databases.ts'
+import { createHarness, type Harness, type TestResponse, uniqueEmail } from './harness.ts'
 
 export type Person = { token: string; id: string; name: string }
 

@@ -10,8 +10,8 @@ import { uploads } from '../../db/schema.ts'
 import { afterTransaction } from '../../db/write-scope.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { UNNAMED_UPLOAD } from '../../lib/named-uploads.ts'
+import { rowsOf } from '../../lib/sql-json.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
-import { rowsOf } from './queries.ts'
 
 const ORPHAN_JOB_LOCK = 4_201_303
 /** An upload nothing names after this long is an orphan (the client posts right after uploading). */

@@ -7,7 +7,7 @@
 import type { ExternalEvent, TicketmasterQuery } from '@buble/shared/providers'
 import { z } from 'zod'
 import { AppError } from '../../lib/errors.ts'
-import { type ProviderJson, providerFailed, providerUrl } from './provider-fetch.ts'
+import { type ProviderJson, providerFailed, providerUrl } from '../../lib/provider-fetch.ts'
 
 export const TICKETMASTER_SERVICE = 'The event search'
 export const FINDER_NOT_CONFIGURED = 'The local events finder is not configured on this server'

@@ -12,13 +12,13 @@ import { stories } from '../../db/schema.ts'
 import { afterTransaction } from '../../db/write-scope.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
-import { claimTableRowId } from '../../lib/entity-ids.ts'
+import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
 import { AppError, forbidden, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { actorOf, requireMembership } from '../../lib/memberships.ts'
+import { rowsOf } from '../../lib/sql-json.ts'
 import { syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
-import { loadStory, rowsOf, STORY_JSON } from './queries.ts'
-import type { Created } from './service.ts'
+import { loadStory, STORY_JSON } from './queries.ts'
 
 export interface StoryHooks {
   /** True when `url` is a story file (image or video) `ownerId` uploaded into `bubleId`. */

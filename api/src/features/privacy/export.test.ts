@@ -9,7 +9,8 @@ import { createLogger } from '../../lib/log.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 import { backends } from '../../testing/databases.ts'
 import { createHarness, type Harness, type TestResponse } from '../../testing/harness.ts'
-import { clubKit, type Person } from '../events/test-club.ts'
+import { clubKit, type Person } from '../../testing/test-club.ts'
+import { privacyFeature } from './feature.ts'
 
 /**
  * Data export (issue 12): one ZIP of the caller's own rows and files, file by file; nothing of
@@ -333,10 +334,8 @@ describe.each(backends())('data export on %s', (backend) => {
           ),
       }),
     }
-    const app = createApp(
-      { ...h.deps, storage: failing, log: createLogger('error', (line) => lines.push(line)) },
-      h.services,
-    )
+    const deps = { ...h.deps, storage: failing, log: createLogger('error', (line) => lines.push(line)) }
+    const app = createApp(deps, { ...h.features, list: { ...h.features.list, privacy: privacyFeature(deps) } })
     const res = await app.request(EXPORT, { headers: { authorization: `Bearer ${s.alice.token}` } })
     expect(res.status).toBe(200)
     await expect(res.arrayBuffer()).rejects.toThrow()

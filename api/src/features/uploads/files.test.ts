@@ -9,7 +9,7 @@ import { uploads } from '../../db/schema.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 import { backends, type TestDatabase } from '../../testing/databases.ts'
 import { mutation, push } from '../../testing/sync.ts'
-import { clubSuite, type Person } from '../events/test-club.ts'
+import { clubSuite, type Person } from '../../testing/test-club.ts'
 import { isBubleImage, ORPHAN_AFTER_MS } from './files.ts'
 
 /**

@@ -2,7 +2,7 @@ import { WEATHER_ICONS, weatherIcon } from '@buble/shared/providers'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { type FakeProvider, startFakeProvider } from '../../testing/fake-provider.ts'
 import { createHarness, type Harness } from '../../testing/harness.ts'
-import { toWeather } from './weather.ts'
+import { toWeather } from './service.ts'
 
 /**
  * GET /api/weather (spec part 2 §3, CONTRACT §6): the two Open-Meteo requests exactly as sent, the

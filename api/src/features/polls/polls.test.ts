@@ -5,7 +5,14 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { pollVotes } from '../../db/schema.ts'
 import { backends } from '../../testing/databases.ts'
 import { mutation, pullAll, push } from '../../testing/sync.ts'
-import { type Club, CREATE_MATRIX, clubSuite, DELETE_MATRIX, EDIT_MATRIX, type Person } from './test-club.ts'
+import {
+  type Club,
+  CREATE_MATRIX,
+  clubSuite,
+  DELETE_MATRIX,
+  EDIT_MATRIX,
+  type Person,
+} from '../../testing/test-club.ts'
 
 /**
  * Polls (CONTRACT §3.3, §5, §6): who may create, edit and delete, votes that replace each other

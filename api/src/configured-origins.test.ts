@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { type FakeProvider, startFakeProvider } from '../../testing/fake-provider.ts'
-import { createHarness, type Harness, PASSWORD, uniqueEmail } from '../../testing/harness.ts'
-import { type ServerProcess, startServerProcess } from '../../testing/server-process.ts'
+import { type FakeProvider, startFakeProvider } from './testing/fake-provider.ts'
+import { createHarness, type Harness, PASSWORD, uniqueEmail } from './testing/harness.ts'
+import { type ServerProcess, startServerProcess } from './testing/server-process.ts'
 
 /**
  * CONTRACT §7: the providers' base URLs are the operator's configuration, so a mirror, a proxy or

@@ -1,0 +1,56 @@
+import { Hono } from 'hono'
+import type { Deps } from '../../deps.ts'
+import type { AppEnv } from '../../lib/auth.ts'
+import type { ContentAddedBus } from '../../lib/content-added.ts'
+import { defineFeature } from '../../lib/feature.ts'
+import type { PokeClock } from '../../lib/poke-clock.ts'
+import type { SafeFetch } from '../../lib/safe-fetch.ts'
+import type { UploadedFiles } from '../../lib/uploaded-files.ts'
+import { fetchLinkPreview } from './link-preview.ts'
+import { createPreviewer } from './previews.ts'
+import { wallRoutes } from './routes.ts'
+import { wallService } from './service.ts'
+import { wallMutations, wallSyncSources, wallUnreadSources } from './sync.ts'
+
+export interface WallFeatureDeps {
+  files: Pick<UploadedFiles, 'isBubleImage' | 'forgetFiles'>
+  contentAdded: ContentAddedBus
+  pokes: PokeClock
+  /** Fetches link previews (user-supplied addresses: the guarded fetch, CONTRACT §7). */
+  safeFetch: SafeFetch
+}
+
+/** Posts, comments, reactions and link previews. */
+export function wallFeature(deps: Deps, { files, contentAdded, pokes, safeFetch }: WallFeatureDeps) {
+  // The wall owes a preview after a commit and the previewer saves it through the wall: the wall
+  // tells whoever listens here, and the previewer, built over the wall, listens.
+  const previewsOwed = new Set<(postId: string, url: string) => void>()
+  const wall = wallService(
+    deps,
+    {
+      isBubleImage: files.isBubleImage,
+      forgetFiles: files.forgetFiles,
+      previewOwed: (postId, url) => {
+        for (const owed of previewsOwed) owed(postId, url)
+      },
+      contentAdded,
+    },
+    pokes,
+  )
+  const previewer = createPreviewer({
+    wall,
+    fetchPreview: (url) => fetchLinkPreview(safeFetch, url),
+    log: deps.log,
+  })
+  previewsOwed.add(previewer.previewOwed)
+  return defineFeature({
+    service: wall,
+    previewer,
+    routes: new Hono<AppEnv>().route('/wall', wallRoutes(wall)),
+    mutations: wallMutations(wall),
+    syncSources: wallSyncSources,
+    unreadSources: wallUnreadSources,
+    jobs: [previewer.job],
+    close: () => wall.close(),
+  })
+}
