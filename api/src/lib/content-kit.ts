@@ -26,11 +26,13 @@ export interface ContentSpec<T extends ContentTable> {
   notFound: () => Error
   /** Who made the row: the author the content rules judge. */
   authorOf: (row: RowOf<T>) => string
+  /** The 403's text when the rules refuse an action (a kind that has no edit names none). */
+  refusals: Partial<Record<ContentAction, string>>
 }
 
 export type ContentKit<T extends ContentTable> = ReturnType<typeof contentKit<T>>
 
-export function contentKit<T extends ContentTable>({ table, kind, notFound, authorOf }: ContentSpec<T>) {
+export function contentKit<T extends ContentTable>({ table, kind, notFound, authorOf, refusals }: ContentSpec<T>) {
   /** The row, or the 404; `lock` holds it for this transaction (a platform admin's delete). */
   async function find(tx: Executor, id: string, lock = false): Promise<RowOf<T>> {
     const query = tx
@@ -58,16 +60,10 @@ export function contentKit<T extends ContentTable>({ table, kind, notFound, auth
     forMember,
     may,
 
-    /** The row for a member who may take `action` on it: 404 as `forMember`, else 403 with `refusal`. */
-    async forAction(
-      tx: Executor,
-      id: string,
-      userId: string,
-      action: ContentAction,
-      refusal: string,
-    ): Promise<RowOf<T>> {
+    /** The row for a member who may take `action` on it: 404 as `forMember`, else the 403 of its refusal. */
+    async forAction(tx: Executor, id: string, userId: string, action: ContentAction): Promise<RowOf<T>> {
       const { row, me } = await forMember(tx, id, userId)
-      if (!may(me, action, row)) throw forbidden(refusal)
+      if (!may(me, action, row)) throw forbidden(refusals[action])
       return row
     },
 

@@ -51,6 +51,7 @@ const kit = contentKit({
   kind: 'chat_message',
   notFound: messageNotFound,
   authorOf: (message) => message.senderId,
+  refusals: { 'content.edit': CHAT_MESSAGES.onlySenderEdits, 'content.delete': CHAT_MESSAGES.notAllowedToDelete },
 })
 
 /** The replies quoting `message` show its new content (or no longer show it): their versions move. */
@@ -184,7 +185,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     /** The sender edits the text: marked edited; the replies quoting it change too. */
     async edit(user: UserRow, messageId: string, content: string): Promise<ChatMessage> {
       return syncWrite(db, async (w) => {
-        const message = await kit.forAction(w.tx, messageId, user.id, 'content.edit', CHAT_MESSAGES.onlySenderEdits)
+        const message = await kit.forAction(w.tx, messageId, user.id, 'content.edit')
         await kit.touch(w, message, { content, isEdited: true })
         await touchReplies(w, message)
         return loadMessage(w.tx, messageId)
@@ -198,13 +199,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
      */
     async remove(user: UserRow, messageId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const message = await kit.forAction(
-          w.tx,
-          messageId,
-          user.id,
-          'content.delete',
-          CHAT_MESSAGES.notAllowedToDelete,
-        )
+        const message = await kit.forAction(w.tx, messageId, user.id, 'content.delete')
         await kit.remove(w, message)
         await touchReplies(w, message)
         if (message.imageUrl) w.afterCommit(() => void hooks.forgetFiles([message.imageUrl]))

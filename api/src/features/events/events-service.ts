@@ -13,7 +13,6 @@ import {
 import { can } from '@buble/shared/permissions'
 import { eq, ne, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
-import type { Executor } from '../../db/client.ts'
 import { bubles, eventRsvps, events } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
@@ -29,7 +28,13 @@ type EventRow = typeof events.$inferSelect
 
 export const eventNotFound = () => notFound(EVENT_MESSAGES.eventNotFound)
 
-const kit = contentKit({ table: events, kind: 'event', notFound: eventNotFound, authorOf: (event) => event.creatorId })
+const kit = contentKit({
+  table: events,
+  kind: 'event',
+  notFound: eventNotFound,
+  authorOf: (event) => event.creatorId,
+  refusals: { 'content.edit': EVENT_MESSAGES.notAllowedToManage, 'content.delete': EVENT_MESSAGES.notAllowedToManage },
+})
 
 export type EventsService = ReturnType<typeof eventsService>
 
@@ -42,10 +47,6 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     ...(body.event_time !== undefined && { eventTime: new Date(body.event_time) }),
     updatedAt: now(),
   })
-
-  /** Creator, owner or manage_events (edits and deletes alike). */
-  const requireManager = (tx: Executor, eventId: string, userId: string): Promise<EventRow> =>
-    kit.forAction(tx, eventId, userId, 'content.edit', EVENT_MESSAGES.notAllowedToManage)
 
   return {
     /** A new event; the same client id again answers the event made with it. */
@@ -89,7 +90,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     /** The fields sent change, the rest stay; creator, owner or manage_events. */
     async updateEvent(user: UserRow, eventId: string, body: UpdateEventBody): Promise<BubleEvent> {
       return syncWrite(db, async (w) => {
-        const event = await requireManager(w.tx, eventId, user.id)
+        const event = await kit.forAction(w.tx, eventId, user.id, 'content.edit')
         await kit.touch(w, event, changesOf(body))
         return loadEvent(w.tx, eventId)
       })
@@ -98,7 +99,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     /** Creator, owner or manage_events; the RSVPs go with it, devices get a `del`. */
     async deleteEvent(user: UserRow, eventId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        await kit.remove(w, await requireManager(w.tx, eventId, user.id))
+        await kit.remove(w, await kit.forAction(w.tx, eventId, user.id, 'content.delete'))
       })
     },
 

@@ -9,7 +9,6 @@ import { can } from '@buble/shared/permissions'
 import { type CreatePollBody, POLL_MESSAGES, type Poll, pollOptionId, type UpdatePollBody } from '@buble/shared/polls'
 import { and, eq, notInArray, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
-import type { Executor } from '../../db/client.ts'
 import { pollOptions, polls, pollVotes } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
@@ -25,7 +24,13 @@ type PollRow = typeof polls.$inferSelect
 
 export const pollNotFound = () => notFound(POLL_MESSAGES.pollNotFound)
 
-const kit = contentKit({ table: polls, kind: 'poll', notFound: pollNotFound, authorOf: (poll) => poll.creatorId })
+const kit = contentKit({
+  table: polls,
+  kind: 'poll',
+  notFound: pollNotFound,
+  authorOf: (poll) => poll.creatorId,
+  refusals: { 'content.edit': POLL_MESSAGES.notAllowedToManage, 'content.delete': POLL_MESSAGES.notAllowedToManage },
+})
 
 /** Options in the order given, with their derived ids. */
 const optionRows = (pollId: string, texts: readonly string[]) =>
@@ -45,10 +50,6 @@ const touchPoll = (w: SyncWriter, poll: PollRow, set: Partial<PollRow> = {}): Pr
 export type PollsService = ReturnType<typeof pollsService>
 
 export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
-  /** Creator, owner or manage_polls (edits and deletes alike). */
-  const requireManager = (tx: Executor, pollId: string, userId: string): Promise<PollRow> =>
-    kit.forAction(tx, pollId, userId, 'content.edit', POLL_MESSAGES.notAllowedToManage)
-
   /** Sets (or with null removes) the caller's vote; the same vote again changes nothing. */
   async function setVote(user: UserRow, pollId: string, optionId: string | null): Promise<Poll> {
     return syncWrite(db, async (w) => {
@@ -118,7 +119,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
      */
     async updatePoll(user: UserRow, pollId: string, body: UpdatePollBody): Promise<Poll> {
       return syncWrite(db, async (w) => {
-        const poll = await requireManager(w.tx, pollId, user.id)
+        const poll = await kit.forAction(w.tx, pollId, user.id, 'content.edit')
         if (body.options) {
           const rows = optionRows(pollId, body.options)
           const keep = rows.map((row) => row.id)
@@ -139,7 +140,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
     /** Creator, owner or manage_polls; options and votes go with it, devices get a `del`. */
     async deletePoll(user: UserRow, pollId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        await kit.remove(w, await requireManager(w.tx, pollId, user.id))
+        await kit.remove(w, await kit.forAction(w.tx, pollId, user.id, 'content.delete'))
       })
     },
 

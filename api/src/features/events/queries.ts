@@ -3,32 +3,46 @@
  * RSVP, option and the caller's vote is one statement, never a query per row.
  */
 
-import type { BubleEvent } from '@buble/shared/events'
-import type { Poll } from '@buble/shared/polls'
+import type { BubleEvent, Rsvp } from '@buble/shared/events'
+import type { Poll, PollOption } from '@buble/shared/polls'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { isoJson, memberRefJson, rowsOf } from '../../lib/sql-json.ts'
+import { isoJson, jsonObject, memberRefJson, rowsOf } from '../../lib/sql-json.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 /** The JSON of event `e` made by `u`; RSVPs in the order they were first given. */
-export const EVENT_JSON = `json_build_object(
-  'id', e.id, 'buble_id', e.buble_id, 'title', e.title, 'description', e.description,
-  'location', e.location, 'event_time', ${isoJson('e.event_time')}, 'creator_id', e.creator_id,
-  'creator', ${memberRefJson('u')}, 'created_at', ${isoJson('e.created_at')},
-  'external_url', e.external_url, 'external_source', e.external_source,
-  'rsvps', coalesce((select json_agg(json_build_object(
-      'user_id', r.user_id, 'status', r.status, 'user', json_build_object('name', ru.name))
+export const EVENT_JSON = jsonObject<BubleEvent>({
+  id: 'e.id',
+  buble_id: 'e.buble_id',
+  title: 'e.title',
+  description: 'e.description',
+  location: 'e.location',
+  event_time: isoJson('e.event_time'),
+  creator_id: 'e.creator_id',
+  creator: memberRefJson('u'),
+  created_at: isoJson('e.created_at'),
+  external_url: 'e.external_url',
+  external_source: 'e.external_source',
+  rsvps: `coalesce((select json_agg(${jsonObject<Rsvp>({ user_id: 'r.user_id', status: 'r.status', user: "json_build_object('name', ru.name)" })}
       order by r.created_at, r.user_id)
-    from event_rsvps r join users ru on ru.id = r.user_id where r.event_id = e.id), '[]'::json))`
+    from event_rsvps r join users ru on ru.id = r.user_id where r.event_id = e.id), '[]'::json)`,
+})
 
 /** The JSON of poll `p` made by `u`, with `v` the caller's vote (left joined, may be null). */
-export const POLL_JSON = `json_build_object(
-  'id', p.id, 'buble_id', p.buble_id, 'question', p.question,
-  'options', coalesce((select json_agg(json_build_object(
-      'id', o.id, 'option_text', o.option_text, 'votes_count', o.votes_count) order by o.position)
-    from poll_options o where o.poll_id = p.id), '[]'::json),
-  'totalVotes', p.total_votes, 'userVote', v.option_id, 'hasVoted', v.option_id is not null,
-  'created_at', ${isoJson('p.created_at')}, 'creator', ${memberRefJson('u')}, 'creator_id', p.creator_id)`
+export const POLL_JSON = jsonObject<Poll>({
+  id: 'p.id',
+  buble_id: 'p.buble_id',
+  question: 'p.question',
+  options: `coalesce((select json_agg(${jsonObject<PollOption>({ id: 'o.id', option_text: 'o.option_text', votes_count: 'o.votes_count' })}
+      order by o.position)
+    from poll_options o where o.poll_id = p.id), '[]'::json)`,
+  totalVotes: 'p.total_votes',
+  userVote: 'v.option_id',
+  hasVoted: 'v.option_id is not null',
+  created_at: isoJson('p.created_at'),
+  creator: memberRefJson('u'),
+  creator_id: 'p.creator_id',
+})
 
 /** Every event of buble `bubleId` (an SQL expression), soonest first, as one JSON text. */
 export const eventListJson = (

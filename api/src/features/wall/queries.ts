@@ -6,32 +6,52 @@
 import type { Comment, Post, Story } from '@buble/shared/wall'
 import { sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { isoJson as iso, reactionsJson, rowsOf } from '../../lib/sql-json.ts'
+import { posts } from '../../db/schema.ts'
+import { isoJson, jsonObject, memberRefJson, reactionsJson, rowsOf } from '../../lib/sql-json.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 export { rowsOf }
 
 /** The JSON of one post `p` by author `u`, as REST answers it. */
-export const POST_JSON = `json_build_object(
-  'id', p.id, 'buble_id', p.buble_id, 'content', p.content,
-  'author_id', p.author_id, 'author_name', u.name,
-  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
-  'created_at', ${iso('p.created_at')}, 'is_edited', p.is_edited, 'image_url', p.image_url,
-  'link_url', p.link_url, 'link_title', p.link_title, 'link_description', p.link_description,
-  'link_image', p.link_image,
-  ${reactionsJson('post_reactions', 'post_id', 'p.id')},
-  'commentsCount', p.comments_count)`
+export const POST_JSON = jsonObject<Post>({
+  id: 'p.id',
+  buble_id: 'p.buble_id',
+  content: 'p.content',
+  author_id: 'p.author_id',
+  author_name: 'u.name',
+  author: memberRefJson('u'),
+  created_at: isoJson('p.created_at'),
+  is_edited: 'p.is_edited',
+  image_url: 'p.image_url',
+  link_url: 'p.link_url',
+  link_title: 'p.link_title',
+  link_description: 'p.link_description',
+  link_image: 'p.link_image',
+  ...reactionsJson('post_reactions', 'post_id', 'p.id'),
+  commentsCount: 'p.comments_count',
+})
 
-export const COMMENT_JSON = `json_build_object(
-  'id', c.id, 'post_id', c.post_id, 'buble_id', c.buble_id, 'content', c.content,
-  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
-  'author_name', u.name, 'created_at', ${iso('c.created_at')}, 'isEdited', c.is_edited)`
+export const COMMENT_JSON = jsonObject<Comment>({
+  id: 'c.id',
+  post_id: 'c.post_id',
+  buble_id: 'c.buble_id',
+  content: 'c.content',
+  author: memberRefJson('u'),
+  author_name: 'u.name',
+  created_at: isoJson('c.created_at'),
+  isEdited: 'c.is_edited',
+})
 
-export const STORY_JSON = `json_build_object(
-  'id', s.id, 'buble_id', s.buble_id, 'media_url', s.media_url, 'media_type', s.media_type,
-  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
-  'duration_seconds', s.duration_seconds, 'created_at', ${iso('s.created_at')},
-  'expires_at', ${iso('s.expires_at')})`
+export const STORY_JSON = jsonObject<Story>({
+  id: 's.id',
+  buble_id: 's.buble_id',
+  media_url: 's.media_url',
+  media_type: 's.media_type',
+  author: memberRefJson('u'),
+  duration_seconds: 's.duration_seconds',
+  created_at: isoJson('s.created_at'),
+  expires_at: isoJson('s.expires_at'),
+})
 
 /** Rows of `table` (aliased `alias`, its author joined as `u`) by id, as the JSON `json` builds them. */
 function loader<T extends { id: string }>(table: string, alias: string, json: string) {
@@ -67,4 +87,31 @@ export async function loadStory(db: Executor, id: string): Promise<Story> {
   const story = (await loadStories(db, [id])).get(id)
   if (!story) throw new Error(`story ${id} vanished`)
   return story
+}
+
+/** The comments of a post, oldest first. */
+export async function commentsOf(db: Executor, postId: string): Promise<Comment[]> {
+  const rows = rowsOf<{ data: Comment }>(
+    await db.execute(sql`select ${sql.raw(COMMENT_JSON)} as data from comments c join users u on u.id = c.author_id
+      where c.post_id = ${postId} order by c.created_at, c.id`),
+  )
+  return rows.map((row) => row.data)
+}
+
+/** The highest position on a buble's wall (0 when it has no posts): a new post goes above it. */
+export async function topPosition(db: Executor, bubleId: string): Promise<number> {
+  const [top] = rowsOf<{ n: number }>(
+    await db.execute(sql`select coalesce(max(position), 0)::int as n from posts where buble_id = ${bubleId}`),
+  )
+  return Number(top?.n ?? 0)
+}
+
+/** Post ids whose preview is owed for longer than `olderThan` (a process stopped before fetching it). */
+export async function owedPreviews(db: Executor, olderThan: Date, limit = 20): Promise<{ id: string; url: string }[]> {
+  const rows = await db
+    .select({ id: posts.id, url: posts.linkUrl })
+    .from(posts)
+    .where(sql`${posts.linkUrl} is not null and ${posts.linkFetchedAt} is null and ${posts.createdAt} < ${olderThan}`)
+    .limit(limit)
+  return rows.map((row) => ({ id: row.id, url: row.url as string }))
 }

@@ -7,7 +7,7 @@
 import { type Comment, firstUrl, type Post, type ReactionType, WALL_MESSAGES } from '@buble/shared/wall'
 import { and, eq, gt, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
-import type { Executor, Tx } from '../../db/client.ts'
+import type { Executor } from '../../db/client.ts'
 import { comments, postReactions, posts } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
@@ -19,7 +19,7 @@ import { requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { type PostPage, wallPages } from './page-cache.ts'
-import { COMMENT_JSON, loadComment, loadPost, rowsOf } from './queries.ts'
+import { commentsOf, loadComment, loadPost, topPosition } from './queries.ts'
 
 export type PostRow = typeof posts.$inferSelect
 
@@ -35,17 +35,22 @@ export interface WallHooks {
   contentAdded: ContentAddedBus
 }
 
+/** Posts and comments alike: their author edits; the author or delete_others_content deletes. */
+const refusals = { 'content.edit': WALL_MESSAGES.onlyAuthorEdits, 'content.delete': WALL_MESSAGES.notAllowedToDelete }
+
 const postKit = contentKit({
   table: posts,
   kind: 'post',
   notFound: () => notFound(WALL_MESSAGES.postNotFound),
   authorOf: (post) => post.authorId,
+  refusals,
 })
 const commentKit = contentKit({
   table: comments,
   kind: 'comment',
   notFound: () => notFound(WALL_MESSAGES.commentNotFound),
   authorOf: (comment) => comment.authorId,
+  refusals,
 })
 
 /** Removes a post, its comments (each with a tombstone) and closes the gap in the positions above it. */
@@ -54,7 +59,7 @@ async function removePost(w: SyncWriter, post: PostRow): Promise<void> {
   await w.deleted(
     'comment',
     post.bubleId,
-    gone.map((c) => c.id),
+    gone.map(({ id }) => id),
   )
   await postKit.remove(w, post)
   await w.tx
@@ -122,9 +127,6 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
             { path: 'image_url', message: 'image_url must be an image uploaded to this buble' },
           ])
         const version = await w.takeVersion()
-        const [top] = rowsOf<{ n: number }>(
-          await w.tx.execute(sql`select coalesce(max(position), 0)::int as n from posts where buble_id = ${bubleId}`),
-        )
         const linkUrl = body.link_url ?? firstUrl(body.content)
         await w.tx.insert(posts).values({
           id,
@@ -133,7 +135,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           content: body.content,
           imageUrl: body.image_url ?? null,
           linkUrl,
-          position: Number(top?.n ?? 0) + 1,
+          position: (await topPosition(w.tx, bubleId)) + 1,
           createdAt: now(),
           addedVersion: version,
           version,
@@ -155,7 +157,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     /** The author edits a post: marked edited; a changed link owes a new preview. */
     async updatePost(user: UserRow, postId: string, content: string): Promise<Post> {
       return syncWrite(db, async (w) => {
-        const post = await postKit.forAction(w.tx, postId, user.id, 'content.edit', WALL_MESSAGES.onlyAuthorEdits)
+        const post = await postKit.forAction(w.tx, postId, user.id, 'content.edit')
         const found = firstUrl(content)
         // A link given with the post stays; one found in the text follows the text.
         const keepsLink = post.linkUrl !== null && (post.linkUrl === found || !firstUrl(post.content))
@@ -171,7 +173,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     /** The author, or a member holding delete_others_content. */
     async deletePost(user: UserRow, postId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const post = await postKit.forAction(w.tx, postId, user.id, 'content.delete', WALL_MESSAGES.notAllowedToDelete)
+        const post = await postKit.forAction(w.tx, postId, user.id, 'content.delete')
         await removePost(w, post)
         w.afterCommit(() => void hooks.forgetFiles([post.imageUrl]))
       })
@@ -189,11 +191,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
 
     async listComments(user: UserRow, postId: string): Promise<Comment[]> {
       await postKit.forMember(db, postId, user.id)
-      const rows = rowsOf<{ data: Comment }>(
-        await db.execute(sql`select ${sql.raw(COMMENT_JSON)} as data from comments c join users u on u.id = c.author_id
-          where c.post_id = ${postId} order by c.created_at, c.id`),
-      )
-      return rows.map((row) => row.data)
+      return commentsOf(db, postId)
     },
 
     async createComment(
@@ -218,13 +216,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
 
     async updateComment(user: UserRow, commentId: string, content: string): Promise<Comment> {
       return syncWrite(db, async (w) => {
-        const comment = await commentKit.forAction(
-          w.tx,
-          commentId,
-          user.id,
-          'content.edit',
-          WALL_MESSAGES.onlyAuthorEdits,
-        )
+        const comment = await commentKit.forAction(w.tx, commentId, user.id, 'content.edit')
         await commentKit.touch(w, comment, { content, isEdited: true })
         return loadComment(w.tx, commentId)
       })
@@ -232,16 +224,10 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
 
     async deleteComment(user: UserRow, commentId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const comment = await commentKit.forAction(
-          w.tx,
-          commentId,
-          user.id,
-          'content.delete',
-          WALL_MESSAGES.notAllowedToDelete,
-        )
+        const comment = await commentKit.forAction(w.tx, commentId, user.id, 'content.delete')
         await commentKit.remove(w, comment)
-        const [post] = await w.tx.select().from(posts).where(eq(posts.id, comment.postId)).limit(1)
-        if (post) await postKit.touch(w, post, { commentsCount: sql`greatest(${posts.commentsCount} - 1, 0)` })
+        const post = await postKit.find(w.tx, comment.postId)
+        await postKit.touch(w, post, { commentsCount: sql`greatest(${posts.commentsCount} - 1, 0)` })
       })
     },
 
@@ -268,18 +254,6 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           linkFetchedAt: now(),
         })
       })
-    },
-
-    /** Post ids whose preview is owed for longer than `olderThan` (a process stopped before fetching it). */
-    async owedPreviews(tx: Tx, olderThan: Date, limit = 20): Promise<{ id: string; url: string }[]> {
-      const rows = await tx
-        .select({ id: posts.id, url: posts.linkUrl })
-        .from(posts)
-        .where(
-          sql`${posts.linkUrl} is not null and ${posts.linkFetchedAt} is null and ${posts.createdAt} < ${olderThan}`,
-        )
-        .limit(limit)
-      return rows.map((row) => ({ id: row.id, url: row.url as string }))
     },
   }
 }

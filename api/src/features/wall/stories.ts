@@ -36,6 +36,7 @@ const kit = contentKit({
   kind: 'story',
   notFound: () => notFound(WALL_MESSAGES.storyNotFound),
   authorOf: (story) => story.authorId,
+  refusals: { 'content.delete': WALL_MESSAGES.notAllowedToDelete },
 })
 const EXPIRY_JOB_LOCK = 4_201_301
 
@@ -85,7 +86,7 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
     /** The author, or a member holding delete_others_content. */
     async remove(user: UserRow, storyId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const story = await kit.forAction(w.tx, storyId, user.id, 'content.delete', WALL_MESSAGES.notAllowedToDelete)
+        const story = await kit.forAction(w.tx, storyId, user.id, 'content.delete')
         await kit.remove(w, story)
         w.afterCommit(() => void hooks.forgetFiles([story.mediaUrl]))
       })
