@@ -30,8 +30,6 @@ export interface ContentSpec<T extends ContentTable> {
   refusals: Partial<Record<ContentAction, string>>
 }
 
-export type ContentKit<T extends ContentTable> = ReturnType<typeof contentKit<T>>
-
 export function contentKit<T extends ContentTable>({ table, kind, notFound, authorOf, refusals }: ContentSpec<T>) {
   /** The row, or the 404; `lock` holds it for this transaction (a platform admin's delete). */
   async function find(tx: Executor, id: string, lock = false): Promise<RowOf<T>> {
@@ -58,7 +56,6 @@ export function contentKit<T extends ContentTable>({ table, kind, notFound, auth
   return {
     find,
     forMember,
-    may,
 
     /** The row for a member who may take `action` on it: 404 as `forMember`, else the 403 of its refusal. */
     async forAction(tx: Executor, id: string, userId: string, action: ContentAction): Promise<RowOf<T>> {

@@ -106,8 +106,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     /** A platform admin's edit (CONTRACT §3.4): no membership needed, the same sync write; answers the stored row. */
     async adminUpdateEvent(eventId: string, body: UpdateEventBody): Promise<EventRow> {
       return syncWrite(db, async (w) => {
-        const [event] = await w.tx.select().from(events).where(eq(events.id, eventId)).limit(1)
-        if (!event) throw eventNotFound()
+        const event = await kit.find(w.tx, eventId)
         await kit.touch(w, event, changesOf(body))
         return event
       })
