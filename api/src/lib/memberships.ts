@@ -2,7 +2,7 @@
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
 import { MEMBER_MESSAGES } from '@buble/shared/members'
-import { can } from '@buble/shared/permissions'
+import type { MemberActor } from '@buble/shared/permissions'
 import { and, eq } from 'drizzle-orm'
 import type { Executor } from '../db/client.ts'
 import { memberships } from '../db/schema.ts'
@@ -48,9 +48,9 @@ export async function requireMembershipOr(
   return row
 }
 
-/** The rules' view of a member row. */
-export const actorOf = (row: MembershipRow) => ({ userId: row.userId, role: row.role, permissions: row.permissions })
-
-/** Posts, comments, chat messages, stories: their author, or a member holding delete_others_content. */
-export const mayDeleteContent = (me: MembershipRow, authorId: string): boolean =>
-  me.userId === authorId || can(actorOf(me), 'content.deleteOthers')
+/** The rules' view of a member row (shared/permissions.ts `MemberActor`). */
+export const memberActorOf = (row: MembershipRow): MemberActor => ({
+  userId: row.userId,
+  role: row.role,
+  permissions: row.permissions,
+})

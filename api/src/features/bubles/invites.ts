@@ -30,7 +30,7 @@ import type { Deps } from '../../deps.ts'
 import { type ActivationStep, findUserByEmail, toUser, type UserRow } from '../../lib/accounts.ts'
 import { conflict, forbidden, notFound, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail, type MailMessage } from '../../lib/mail.ts'
-import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
+import { findMembership, memberActorOf, requireMembership } from '../../lib/memberships.ts'
 import { hashPassword } from '../../lib/passwords.ts'
 import { setNewPassword } from '../../lib/revocations.ts'
 import { type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
@@ -218,7 +218,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
     async createInvite(user: UserRow, bubleId: string, body: CreateInviteBody): Promise<Invite> {
       return syncWrite(db, async (w) => {
         const membership = await requireMembership(w.tx, bubleId, user.id)
-        if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
+        if (!can(memberActorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
         if (!body.email) return insertInvite(w, bubleId, user.id, null)
         // Counted in this write (the limiter queries on it): an invite refused or rolled back costs nothing.
         await rateLimits.consume(['inviteMailsPerUser', user.id])
@@ -238,7 +238,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
      */
     async listInvites(user: UserRow, bubleId: string): Promise<ActiveInvites> {
       const membership = await requireMembership(db, bubleId, user.id)
-      if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
+      if (!can(memberActorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
       const rows = await db
         .select({
           code: invites.code,
@@ -275,7 +275,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
     revokeInvite(user: UserRow, bubleId: string, code: string): Promise<void> {
       return syncWrite(db, async (w) => {
         const membership = await requireMembership(w.tx, bubleId, user.id)
-        if (!can(actorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
+        if (!can(memberActorOf(membership), 'invite.create')) throw forbidden(INVITE_MESSAGES.notAllowed)
         const revoked = await w.tx
           .delete(invites)
           .where(and(eq(invites.code, code), eq(invites.bubleId, bubleId), activeInviteAt(now())))

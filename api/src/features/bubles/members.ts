@@ -12,7 +12,7 @@ import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { AppError, forbidden } from '../../lib/errors.ts'
-import { actorOf, findMembership, memberKey, memberNotFound, requireMembership } from '../../lib/memberships.ts'
+import { findMembership, memberActorOf, memberKey, memberNotFound, requireMembership } from '../../lib/memberships.ts'
 import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { loadMembersByKey } from './queries.ts'
 import type { MembershipWrites } from './writes.ts'
@@ -51,10 +51,11 @@ export function membersService(deps: Deps, writes: MembershipWrites) {
       return syncWrite(db, async (w) => {
         const { actor, target } = await parties(w, bubleId, user, body.userId)
         if (body.role === 'owner') {
-          if (!can(actorOf(actor), 'ownership.transferTo', target)) throw forbidden(MEMBER_MESSAGES.onlyOwnerTransfers)
+          if (!can(memberActorOf(actor), 'ownership.transferTo', target))
+            throw forbidden(MEMBER_MESSAGES.onlyOwnerTransfers)
           await writes.transferOwnership(w, bubleId, actor.userId, target.userId)
         } else {
-          const refusal = refuseMemberUpdate(actorOf(actor), target, body)
+          const refusal = refuseMemberUpdate(memberActorOf(actor), target, body)
           if (refusal) throw forbidden(REFUSALS[refusal])
           await writes.updateMember(w, bubleId, target.userId, {
             role: body.role,
@@ -68,8 +69,8 @@ export function membersService(deps: Deps, writes: MembershipWrites) {
     removeMember(user: UserRow, bubleId: string, body: RemoveMemberBody): Promise<{ message: string }> {
       return syncWrite(db, async (w) => {
         const { actor, target } = await parties(w, bubleId, user, body.userId)
-        if (!can(actorOf(actor), 'member.remove', target))
-          throw forbidden(reaches(actorOf(actor), target) ? MEMBER_MESSAGES.noRemove : MEMBER_MESSAGES.notReached)
+        if (!can(memberActorOf(actor), 'member.remove', target))
+          throw forbidden(reaches(memberActorOf(actor), target) ? MEMBER_MESSAGES.noRemove : MEMBER_MESSAGES.notReached)
         await writes.removeMember(w, bubleId, target.userId)
         return { message: MEMBER_MESSAGES.removed }
       })
@@ -79,7 +80,7 @@ export function membersService(deps: Deps, writes: MembershipWrites) {
     transferOwnership(user: UserRow, bubleId: string, body: TransferOwnershipBody): Promise<{ message: string }> {
       return syncWrite(db, async (w) => {
         const actor = await requireMembership(w.tx, bubleId, user.id)
-        if (!can(actorOf(actor), 'ownership.transfer')) throw forbidden(MEMBER_MESSAGES.onlyOwnerTransfers)
+        if (!can(memberActorOf(actor), 'ownership.transfer')) throw forbidden(MEMBER_MESSAGES.onlyOwnerTransfers)
         if (body.newOwnerId === actor.userId)
           throw new AppError('VALIDATION_ERROR', MEMBER_MESSAGES.alreadyOwner, [
             { path: 'newOwnerId', message: MEMBER_MESSAGES.alreadyOwner },

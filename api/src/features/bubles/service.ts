@@ -4,16 +4,16 @@ import { BUBLE_MESSAGES, type Buble, type CreateBubleBody, newOwnedBuble } from 
 import { can } from '@buble/shared/permissions'
 import { optionalToolsOf, type ToolsBody, type ToolsResponse, toolsOf } from '@buble/shared/tools'
 import slugify from '@sindresorhus/slugify'
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, inArray, sql } from 'drizzle-orm'
 import { customAlphabet } from 'nanoid'
 import { v7 as uuidv7 } from 'uuid'
 import type { Tx } from '../../db/client.ts'
 import { bubles, memberships } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { AccountDeletionStep, ProfileChangeStep, UserRow } from '../../lib/accounts.ts'
-import { claimRowId } from '../../lib/entity-ids.ts'
+import { claimId } from '../../lib/entity-ids.ts'
 import { conflict, forbidden } from '../../lib/errors.ts'
-import { actorOf, findMembership, requireMembership } from '../../lib/memberships.ts'
+import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { createMemberListCache, type MemberList } from './member-list-cache.ts'
@@ -124,8 +124,13 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
         const id = args.id ?? uuidv7()
         // The buble made with this id, only while the caller is still a member: deleted since, or
         // left (handed over first), the id is spent and its buble is not theirs to read.
-        const stillMember = async () => (await findMembership(w.tx, id, user.id)) !== undefined
-        if ((await claimRowId(w.tx, id, 'buble', user.id, stillMember)) === 'existing')
+        const stillMember = exists(
+          w.tx
+            .select({ id: memberships.bubleId })
+            .from(memberships)
+            .where(and(eq(memberships.bubleId, id), eq(memberships.userId, user.id))),
+        )
+        if ((await claimId(w.tx, id, 'buble', user.id, stillMember)) === 'existing')
           return { buble: await loadBuble(w.tx, id, user.id), created: false }
         return { buble: await insertBuble(w, user, id, args.name), created: true }
       })
@@ -135,7 +140,7 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
     rename(user: UserRow, bubleId: string, name: string): Promise<Buble> {
       return syncWrite(db, async (w) => {
         const membership = await requireMembership(w.tx, bubleId, user.id)
-        if (!can(actorOf(membership), 'buble.rename')) throw forbidden(BUBLE_MESSAGES.notAllowedToRename)
+        if (!can(memberActorOf(membership), 'buble.rename')) throw forbidden(BUBLE_MESSAGES.notAllowedToRename)
         await w.tx.update(bubles).set({ name, version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
         w.changed(bubleId, 'buble')
         return loadBuble(w.tx, bubleId, user.id)
@@ -163,7 +168,7 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
     setTools(user: UserRow, bubleId: string, body: ToolsBody): Promise<ToolsResponse> {
       return syncWrite(db, async (w) => {
         const membership = await requireMembership(w.tx, bubleId, user.id)
-        if (!can(actorOf(membership), 'tools.manage')) throw forbidden(BUBLE_MESSAGES.onlyOwnerTools)
+        if (!can(memberActorOf(membership), 'tools.manage')) throw forbidden(BUBLE_MESSAGES.onlyOwnerTools)
         const enabled = optionalToolsOf(body.enabled)
         await w.tx.update(bubles).set({ tools: enabled, version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
         w.changed(bubleId, 'buble')
@@ -174,7 +179,7 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
     remove(user: UserRow, bubleId: string): Promise<void> {
       return syncWrite(db, async (w) => {
         const membership = await requireMembership(w.tx, bubleId, user.id)
-        if (!can(actorOf(membership), 'buble.delete')) throw forbidden('You are not allowed to delete this Buble')
+        if (!can(memberActorOf(membership), 'buble.delete')) throw forbidden('You are not allowed to delete this Buble')
         await writes.deleteBuble(w, bubleId)
       })
     },
@@ -194,7 +199,7 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
       return syncWrite(db, async (w) => {
         const membership = await requireMembership(w.tx, bubleId, user.id)
         if (userId !== user.id) throw forbidden(BUBLE_MESSAGES.leaveOthers)
-        if (!can(actorOf(membership), 'buble.leave')) throw conflict(BUBLE_MESSAGES.ownerCannotLeave)
+        if (!can(memberActorOf(membership), 'buble.leave')) throw conflict(BUBLE_MESSAGES.ownerCannotLeave)
         await writes.removeMember(w, bubleId, user.id)
       })
     },

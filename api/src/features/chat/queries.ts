@@ -6,20 +6,27 @@
 import type { ChatMessage } from '@buble/shared/chat'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { isoJson, memberRefJson, reactionsJson, rowsOf } from '../../lib/sql-json.ts'
+import { isoJson, jsonObject, memberRefJson, reactionsJson, rowsOf } from '../../lib/sql-json.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 /**
  * The JSON of message `c` sent by `u`, with `r` the message it replies to (left joined: null once
  * deleted, or from another buble, which a send refuses anyway) sent by `ru`.
  */
-const MESSAGE_JSON = `json_build_object(
-  'id', c.id, 'buble_id', c.buble_id, 'content', c.content, 'type', c.type, 'image_url', c.image_url,
-  'sender', ${memberRefJson('u')}, 'created_at', ${isoJson('c.created_at')}, 'is_edited', c.is_edited,
-  'reply_to_id', c.reply_to_id,
-  'replyTo', case when r.id is null then null
-    else json_build_object('id', r.id, 'content', r.content, 'sender', ${memberRefJson('ru')}) end,
-  ${reactionsJson('chat_reactions', 'message_id', 'c.id')})`
+const MESSAGE_JSON = jsonObject<ChatMessage>({
+  id: 'c.id',
+  buble_id: 'c.buble_id',
+  content: 'c.content',
+  type: 'c.type',
+  image_url: 'c.image_url',
+  sender: memberRefJson('u'),
+  created_at: isoJson('c.created_at'),
+  is_edited: 'c.is_edited',
+  reply_to_id: 'c.reply_to_id',
+  replyTo: `case when r.id is null then null
+    else ${jsonObject<NonNullable<ChatMessage['replyTo']>>({ id: 'r.id', content: 'r.content', sender: memberRefJson('ru') })} end`,
+  ...reactionsJson('chat_reactions', 'message_id', 'c.id'),
+})
 
 /** A message `c`'s sender and the message it replies to, for MESSAGE_JSON. */
 const MESSAGE_JOINS = `join users u on u.id = c.sender_id

@@ -14,16 +14,11 @@ import { chatMessages, chatReactions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
-import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
-import { forbidden, notFound, validationError } from '../../lib/errors.ts'
+import { contentKit } from '../../lib/content-kit.ts'
+import type { Created } from '../../lib/entity-ids.ts'
+import { notFound, validationError } from '../../lib/errors.ts'
 import { answerBytes, type JsonAnswer, jsonAnswer } from '../../lib/json-answers.ts'
-import {
-  bubleNotFound,
-  type MembershipRow,
-  mayDeleteContent,
-  requireMembership,
-  requireMembershipOr,
-} from '../../lib/memberships.ts'
+import { bubleNotFound, requireMembership } from '../../lib/memberships.ts'
 import { createPokeCache } from '../../lib/poke-cache.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { inSyncWrite, NEXT_VERSION, readerAfterWrite, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
@@ -51,16 +46,13 @@ export const notificationText = (message: { content: string; type: string }): st
 
 const MiB = 1024 * 1024
 
-/** The message and the caller's member row in its buble; 404 alike for a missing message and an outsider. */
-async function messageFor(
-  tx: Executor,
-  messageId: string,
-  userId: string,
-): Promise<{ message: MessageRow; me: MembershipRow }> {
-  const [message] = await tx.select().from(chatMessages).where(eq(chatMessages.id, messageId)).limit(1)
-  if (!message) throw messageNotFound()
-  return { message, me: await requireMembershipOr(tx, message.bubleId, userId, messageNotFound) }
-}
+const kit = contentKit({
+  table: chatMessages,
+  kind: 'chat_message',
+  notFound: messageNotFound,
+  authorOf: (message) => message.senderId,
+  refusals: { 'content.edit': CHAT_MESSAGES.onlySenderEdits, 'content.delete': CHAT_MESSAGES.notAllowedToDelete },
+})
 
 /** The replies quoting `message` show its new content (or no longer show it): their versions move. */
 async function touchReplies(w: SyncWriter, message: MessageRow): Promise<void> {
@@ -105,15 +97,6 @@ export type ChatService = ReturnType<typeof chatService>
 export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, pokes: PokeClock) {
   const pages = chatPages(db, pokes)
 
-  /** A message's data changed (content, reactions): a new version, so devices pull it again. */
-  async function touchMessage(w: SyncWriter, message: MessageRow, set: Partial<MessageRow> = {}): Promise<void> {
-    await w.tx
-      .update(chatMessages)
-      .set({ ...set, version: NEXT_VERSION })
-      .where(eq(chatMessages.id, message.id))
-    w.changed(message.bubleId, 'chat_message')
-  }
-
   /** Refuses a reply to a message of another buble (or none) and an image the sender did not upload into this buble. */
   async function checkSend(tx: Executor, bubleId: string, senderId: string, body: SendMessageBody): Promise<void> {
     if (body.reply_to_id) {
@@ -147,8 +130,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
       async (w) => {
         await requireMembership(w.tx, bubleId, user.id)
         // The message sent with this id, only while it is in this buble (of which the caller is a member).
-        const here = eq(chatMessages.bubleId, bubleId)
-        if ((await claimTableRowId(w.tx, chatMessages, id, 'chat_message', user.id, here)) === 'existing')
+        if ((await kit.claim(w.tx, id, user.id, eq(chatMessages.bubleId, bubleId))) === 'existing')
           return { id, created: false }
         await checkSend(w.tx, bubleId, user.id, body)
         const version = await w.takeVersion()
@@ -203,9 +185,8 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     /** The sender edits the text: marked edited; the replies quoting it change too. */
     async edit(user: UserRow, messageId: string, content: string): Promise<ChatMessage> {
       return syncWrite(db, async (w) => {
-        const { message } = await messageFor(w.tx, messageId, user.id)
-        if (message.senderId !== user.id) throw forbidden(CHAT_MESSAGES.onlySenderEdits)
-        await touchMessage(w, message, { content, isEdited: true })
+        const message = await kit.forAction(w.tx, messageId, user.id, 'content.edit')
+        await kit.touch(w, message, { content, isEdited: true })
         await touchReplies(w, message)
         return loadMessage(w.tx, messageId)
       })
@@ -218,10 +199,8 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
      */
     async remove(user: UserRow, messageId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const { message, me } = await messageFor(w.tx, messageId, user.id)
-        if (!mayDeleteContent(me, message.senderId)) throw forbidden(CHAT_MESSAGES.notAllowedToDelete)
-        await w.tx.delete(chatMessages).where(eq(chatMessages.id, messageId))
-        await w.deleted('chat_message', message.bubleId, [messageId])
+        const message = await kit.forAction(w.tx, messageId, user.id, 'content.delete')
+        await kit.remove(w, message)
         await touchReplies(w, message)
         if (message.imageUrl) w.afterCommit(() => void hooks.forgetFiles([message.imageUrl]))
       })
@@ -230,7 +209,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     /** Toggles the caller's reaction of one type: added when absent, removed when present. */
     async react(user: UserRow, messageId: string, type: ReactionType) {
       return syncWrite(db, async (w) => {
-        const { message } = await messageFor(w.tx, messageId, user.id)
+        const { row: message } = await kit.forMember(w.tx, messageId, user.id)
         const mine = and(
           eq(chatReactions.messageId, messageId),
           eq(chatReactions.userId, user.id),
@@ -239,7 +218,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
         const removed = await w.tx.delete(chatReactions).where(mine).returning({ type: chatReactions.type })
         if (removed.length === 0)
           await w.tx.insert(chatReactions).values({ messageId, userId: user.id, type, createdAt: now() })
-        await touchMessage(w, message)
+        await kit.touch(w, message)
         const { reactions, reactionsSummary } = await loadMessage(w.tx, messageId)
         return { reactions, reactionsSummary }
       })

@@ -3,22 +3,29 @@
  * RSVP is one statement, never a query per row.
  */
 
-import type { BubleEvent } from '@buble/shared/events'
+import type { BubleEvent, Rsvp } from '@buble/shared/events'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { isoJson, memberRefJson, rowsOf } from '../../lib/sql-json.ts'
+import { isoJson, jsonObject, memberRefJson, rowsOf } from '../../lib/sql-json.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 /** The JSON of event `e` made by `u`; RSVPs in the order they were first given. */
-export const EVENT_JSON = `json_build_object(
-  'id', e.id, 'buble_id', e.buble_id, 'title', e.title, 'description', e.description,
-  'location', e.location, 'event_time', ${isoJson('e.event_time')}, 'creator_id', e.creator_id,
-  'creator', ${memberRefJson('u')}, 'created_at', ${isoJson('e.created_at')},
-  'external_url', e.external_url, 'external_source', e.external_source,
-  'rsvps', coalesce((select json_agg(json_build_object(
-      'user_id', r.user_id, 'status', r.status, 'user', json_build_object('name', ru.name))
+export const EVENT_JSON = jsonObject<BubleEvent>({
+  id: 'e.id',
+  buble_id: 'e.buble_id',
+  title: 'e.title',
+  description: 'e.description',
+  location: 'e.location',
+  event_time: isoJson('e.event_time'),
+  creator_id: 'e.creator_id',
+  creator: memberRefJson('u'),
+  created_at: isoJson('e.created_at'),
+  external_url: 'e.external_url',
+  external_source: 'e.external_source',
+  rsvps: `coalesce((select json_agg(${jsonObject<Rsvp>({ user_id: 'r.user_id', status: 'r.status', user: "json_build_object('name', ru.name)" })}
       order by r.created_at, r.user_id)
-    from event_rsvps r join users ru on ru.id = r.user_id where r.event_id = e.id), '[]'::json))`
+    from event_rsvps r join users ru on ru.id = r.user_id where r.event_id = e.id), '[]'::json)`,
+})
 
 /** Every event of buble `bubleId` (an SQL expression), soonest first, as one JSON text. */
 export const eventListJson = (

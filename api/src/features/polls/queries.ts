@@ -3,20 +3,27 @@
  * the caller's vote is one statement, never a query per row.
  */
 
-import type { Poll } from '@buble/shared/polls'
+import type { Poll, PollOption } from '@buble/shared/polls'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { isoJson, memberRefJson, rowsOf } from '../../lib/sql-json.ts'
+import { isoJson, jsonObject, memberRefJson, rowsOf } from '../../lib/sql-json.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 
 /** The JSON of poll `p` made by `u`, with `v` the caller's vote (left joined, may be null). */
-export const POLL_JSON = `json_build_object(
-  'id', p.id, 'buble_id', p.buble_id, 'question', p.question,
-  'options', coalesce((select json_agg(json_build_object(
-      'id', o.id, 'option_text', o.option_text, 'votes_count', o.votes_count) order by o.position)
-    from poll_options o where o.poll_id = p.id), '[]'::json),
-  'totalVotes', p.total_votes, 'userVote', v.option_id, 'hasVoted', v.option_id is not null,
-  'created_at', ${isoJson('p.created_at')}, 'creator', ${memberRefJson('u')}, 'creator_id', p.creator_id)`
+export const POLL_JSON = jsonObject<Poll>({
+  id: 'p.id',
+  buble_id: 'p.buble_id',
+  question: 'p.question',
+  options: `coalesce((select json_agg(${jsonObject<PollOption>({ id: 'o.id', option_text: 'o.option_text', votes_count: 'o.votes_count' })}
+      order by o.position)
+    from poll_options o where o.poll_id = p.id), '[]'::json)`,
+  totalVotes: 'p.total_votes',
+  userVote: 'v.option_id',
+  hasVoted: 'v.option_id is not null',
+  created_at: isoJson('p.created_at'),
+  creator: memberRefJson('u'),
+  creator_id: 'p.creator_id',
+})
 
 /** Every poll of buble `bubleId` as `userId` sees it, newest first, as one JSON text. */
 export const pollListJson = (bubleId: SQL, userId: SQL) => sql`(select coalesce(json_agg(x.data

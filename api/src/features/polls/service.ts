@@ -5,30 +5,32 @@
  * keeps its id and its votes.
  */
 
-import { can, mayManageContent } from '@buble/shared/permissions'
+import { can } from '@buble/shared/permissions'
 import { type CreatePollBody, POLL_MESSAGES, type Poll, pollOptionId, type UpdatePollBody } from '@buble/shared/polls'
 import { and, eq, notInArray, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
-import type { Executor } from '../../db/client.ts'
 import { pollOptions, polls, pollVotes } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
-import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
+import { contentKit } from '../../lib/content-kit.ts'
+import type { Created } from '../../lib/entity-ids.ts'
 import { forbidden, notFound, validationError } from '../../lib/errors.ts'
-import { actorOf, type MembershipRow, requireMembership, requireMembershipOr } from '../../lib/memberships.ts'
-import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
+import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { loadPoll } from './queries.ts'
 
 type PollRow = typeof polls.$inferSelect
 
 export const pollNotFound = () => notFound(POLL_MESSAGES.pollNotFound)
 
-async function pollFor(tx: Executor, pollId: string, userId: string): Promise<{ poll: PollRow; me: MembershipRow }> {
-  const [poll] = await tx.select().from(polls).where(eq(polls.id, pollId)).limit(1)
-  if (!poll) throw pollNotFound()
-  return { poll, me: await requireMembershipOr(tx, poll.bubleId, userId, pollNotFound) }
-}
+const kit = contentKit({
+  table: polls,
+  kind: 'poll',
+  notFound: pollNotFound,
+  authorOf: (poll) => poll.creatorId,
+  refusals: { 'content.edit': POLL_MESSAGES.notAllowedToManage, 'content.delete': POLL_MESSAGES.notAllowedToManage },
+})
 
 /** Options in the order given, with their derived ids. */
 const optionRows = (pollId: string, texts: readonly string[]) =>
@@ -42,37 +44,16 @@ const bump = (w: SyncWriter, optionId: string, delta: number) =>
     .where(eq(pollOptions.id, optionId))
 
 /** The poll's data changed (totals included): recounted from its votes, with a new version. */
-async function touchPoll(w: SyncWriter, poll: PollRow, set: Partial<PollRow> = {}): Promise<void> {
-  await w.tx
-    .update(polls)
-    .set({
-      ...set,
-      totalVotes: sql`(select count(*)::int from poll_votes where poll_id = ${poll.id})`,
-      version: NEXT_VERSION,
-    })
-    .where(eq(polls.id, poll.id))
-  w.changed(poll.bubleId, 'poll')
-}
-
-/** Options and votes go with it; devices get a `del`. Members' and platform admins' deletes alike. */
-async function removePoll(w: SyncWriter, poll: PollRow): Promise<void> {
-  await w.tx.delete(polls).where(eq(polls.id, poll.id))
-  await w.deleted('poll', poll.bubleId, [poll.id])
-}
+const touchPoll = (w: SyncWriter, poll: PollRow, set: Partial<PollRow> = {}): Promise<void> =>
+  kit.touch(w, poll, { ...set, totalVotes: sql`(select count(*)::int from poll_votes where poll_id = ${poll.id})` })
 
 export type PollsService = ReturnType<typeof pollsService>
 
 export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
-  async function requireManager(tx: Executor, pollId: string, userId: string): Promise<PollRow> {
-    const { poll, me } = await pollFor(tx, pollId, userId)
-    if (!mayManageContent(actorOf(me), 'poll', poll.creatorId)) throw forbidden(POLL_MESSAGES.notAllowedToManage)
-    return poll
-  }
-
   /** Sets (or with null removes) the caller's vote; the same vote again changes nothing. */
   async function setVote(user: UserRow, pollId: string, optionId: string | null): Promise<Poll> {
     return syncWrite(db, async (w) => {
-      const { poll } = await pollFor(w.tx, pollId, user.id)
+      const { row: poll } = await kit.forMember(w.tx, pollId, user.id)
       if (optionId !== null) {
         const [option] = await w.tx
           .select({ id: pollOptions.id })
@@ -103,10 +84,10 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
     async createPoll(user: UserRow, bubleId: string, body: CreatePollBody): Promise<Created<Poll>> {
       return syncWrite(db, async (w) => {
         const me = await requireMembership(w.tx, bubleId, user.id)
-        if (!can(actorOf(me), 'poll.create')) throw forbidden(POLL_MESSAGES.notAllowedToCreate)
+        if (!can(memberActorOf(me), 'poll.create')) throw forbidden(POLL_MESSAGES.notAllowedToCreate)
         const id = body.id ?? uuidv7()
         // The poll made with this id, only while it is in this buble (of which the caller is a member).
-        if ((await claimTableRowId(w.tx, polls, id, 'poll', user.id, eq(polls.bubleId, bubleId))) === 'existing')
+        if ((await kit.claim(w.tx, id, user.id, eq(polls.bubleId, bubleId))) === 'existing')
           return { value: await loadPoll(w.tx, id, user.id), created: false }
         const version = await w.takeVersion()
         await w.tx.insert(polls).values({
@@ -138,7 +119,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
      */
     async updatePoll(user: UserRow, pollId: string, body: UpdatePollBody): Promise<Poll> {
       return syncWrite(db, async (w) => {
-        const poll = await requireManager(w.tx, pollId, user.id)
+        const poll = await kit.forAction(w.tx, pollId, user.id, 'content.edit')
         if (body.options) {
           const rows = optionRows(pollId, body.options)
           const keep = rows.map((row) => row.id)
@@ -159,15 +140,14 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
     /** Creator, owner or manage_polls; options and votes go with it, devices get a `del`. */
     async deletePoll(user: UserRow, pollId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        await removePoll(w, await requireManager(w.tx, pollId, user.id))
+        await kit.remove(w, await kit.forAction(w.tx, pollId, user.id, 'content.delete'))
       })
     },
 
     /** A platform admin's edit of the question (CONTRACT §3.4): no membership needed, the same sync write. */
     async adminUpdatePoll(pollId: string, question: string): Promise<PollRow> {
       return syncWrite(db, async (w) => {
-        const [poll] = await w.tx.select().from(polls).where(eq(polls.id, pollId)).limit(1)
-        if (!poll) throw pollNotFound()
+        const poll = await kit.find(w.tx, pollId)
         await touchPoll(w, poll, { question })
         return poll
       })
@@ -176,9 +156,8 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
     /** A platform admin's delete: as `deletePoll`, without the membership check; answers the deleted row. */
     async adminDeletePoll(pollId: string): Promise<PollRow> {
       return syncWrite(db, async (w) => {
-        const [poll] = await w.tx.select().from(polls).where(eq(polls.id, pollId)).limit(1).for('update')
-        if (!poll) throw pollNotFound()
-        await removePoll(w, poll)
+        const poll = await kit.find(w.tx, pollId, true)
+        await kit.remove(w, poll)
         return poll
       })
     },

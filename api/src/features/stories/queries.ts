@@ -3,13 +3,18 @@
 import type { Story } from '@buble/shared/wall'
 import type { Executor } from '../../db/client.ts'
 import { loader } from '../../lib/json-loader.ts'
-import { isoJson as iso } from '../../lib/sql-json.ts'
+import { isoJson, jsonObject, memberRefJson } from '../../lib/sql-json.ts'
 
-export const STORY_JSON = `json_build_object(
-  'id', s.id, 'buble_id', s.buble_id, 'media_url', s.media_url, 'media_type', s.media_type,
-  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
-  'duration_seconds', s.duration_seconds, 'created_at', ${iso('s.created_at')},
-  'expires_at', ${iso('s.expires_at')})`
+export const STORY_JSON = jsonObject<Story>({
+  id: 's.id',
+  buble_id: 's.buble_id',
+  media_url: 's.media_url',
+  media_type: 's.media_type',
+  author: memberRefJson('u'),
+  duration_seconds: 's.duration_seconds',
+  created_at: isoJson('s.created_at'),
+  expires_at: isoJson('s.expires_at'),
+})
 
 export const loadStories = loader<Story>('stories', 's', STORY_JSON)
 

@@ -3,7 +3,6 @@
  * stories, with a tombstone each so devices drop them, and then their files.
  */
 
-import { can } from '@buble/shared/permissions'
 import { type CreateStoryBody, STORY_LIFETIME_MS, type Story, WALL_MESSAGES } from '@buble/shared/wall'
 import { eq, lte, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
@@ -12,10 +11,11 @@ import { stories } from '../../db/schema.ts'
 import { afterTransaction } from '../../db/write-scope.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
-import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
-import { AppError, forbidden, notFound } from '../../lib/errors.ts'
+import { contentKit } from '../../lib/content-kit.ts'
+import type { Created } from '../../lib/entity-ids.ts'
+import { AppError, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
-import { actorOf, requireMembership } from '../../lib/memberships.ts'
+import { requireMembership } from '../../lib/memberships.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
 import { syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { loadStory, STORY_JSON } from './queries.ts'
@@ -32,7 +32,13 @@ export interface StoryHooks {
   forgetFiles(urls: readonly (string | null | undefined)[]): Promise<void>
 }
 
-const storyNotFound = () => notFound(WALL_MESSAGES.storyNotFound)
+const kit = contentKit({
+  table: stories,
+  kind: 'story',
+  notFound: () => notFound(WALL_MESSAGES.storyNotFound),
+  authorOf: (story) => story.authorId,
+  refusals: { 'content.delete': WALL_MESSAGES.notAllowedToDelete },
+})
 const EXPIRY_JOB_LOCK = 4_201_301
 
 export type StoriesService = ReturnType<typeof storiesService>
@@ -56,8 +62,7 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
         await requireMembership(w.tx, body.buble_id, user.id)
         const id = body.id ?? uuidv7()
         // The story made with this id, only while it is in this buble (of which the caller is a member).
-        const here = eq(stories.bubleId, body.buble_id)
-        if ((await claimTableRowId(w.tx, stories, id, 'story', user.id, here)) === 'existing')
+        if ((await kit.claim(w.tx, id, user.id, eq(stories.bubleId, body.buble_id))) === 'existing')
           return { value: await loadStory(w.tx, id), created: false }
         if (!(await hooks.isBubleStoryFile(w.tx, body.media_url, body.buble_id, user.id, body.media_type)))
           throw new AppError('VALIDATION_ERROR', WALL_MESSAGES.badMedia, [
@@ -82,15 +87,8 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
     /** The author, or a member holding delete_others_content. */
     async remove(user: UserRow, storyId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const [story] = await w.tx.select().from(stories).where(eq(stories.id, storyId)).limit(1)
-        if (!story) throw storyNotFound()
-        const me = await requireMembership(w.tx, story.bubleId, user.id).catch(() => {
-          throw storyNotFound()
-        })
-        if (me.userId !== story.authorId && !can(actorOf(me), 'content.deleteOthers'))
-          throw forbidden(WALL_MESSAGES.notAllowedToDelete)
-        await w.tx.delete(stories).where(eq(stories.id, storyId))
-        await w.deleted('story', story.bubleId, [storyId])
+        const story = await kit.forAction(w.tx, storyId, user.id, 'content.delete')
+        await kit.remove(w, story)
         w.afterCommit(() => void hooks.forgetFiles([story.mediaUrl]))
       })
     },

@@ -7,6 +7,7 @@
 import { afterTransaction } from '../../db/write-scope.ts'
 import type { Job } from '../../lib/jobs.ts'
 import type { Logger } from '../../lib/log.ts'
+import { owedPreviews } from './queries.ts'
 import type { WallService } from './service.ts'
 
 export type LinkPreview = { title: string | null; description: string | null; image: string | null }
@@ -28,7 +29,7 @@ export function createPreviewer({
   fetchPreview,
   log,
 }: {
-  wall: Pick<WallService, 'savePreview' | 'owedPreviews'>
+  wall: Pick<WallService, 'savePreview'>
   fetchPreview: (url: string) => Promise<LinkPreview | null>
   log: Logger
 }): Previewer {
@@ -80,7 +81,7 @@ export function createPreviewer({
       name: 'link-previews',
       lockKey: PREVIEW_JOB_LOCK,
       async run(tx, at) {
-        const owed = await wall.owedPreviews(tx, new Date(at.getTime() - OWED_AFTER_MS))
+        const owed = await owedPreviews(tx, new Date(at.getTime() - OWED_AFTER_MS))
         // Fetched after the job's transaction: never while it holds its connection.
         for (const { id, url } of owed) afterTransaction(() => previewer.previewOwed(id, url))
       },

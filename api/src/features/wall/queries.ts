@@ -4,27 +4,43 @@
  */
 
 import type { Comment, Post } from '@buble/shared/wall'
+import { sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
+import { posts } from '../../db/schema.ts'
 import { loader } from '../../lib/json-loader.ts'
-import { isoJson as iso, reactionsJson, rowsOf } from '../../lib/sql-json.ts'
+import { isoJson, jsonObject, memberRefJson, reactionsJson, rowsOf } from '../../lib/sql-json.ts'
 
 export { rowsOf }
 
 /** The JSON of one post `p` by author `u`, as REST answers it. */
-export const POST_JSON = `json_build_object(
-  'id', p.id, 'buble_id', p.buble_id, 'content', p.content,
-  'author_id', p.author_id, 'author_name', u.name,
-  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
-  'created_at', ${iso('p.created_at')}, 'is_edited', p.is_edited, 'image_url', p.image_url,
-  'link_url', p.link_url, 'link_title', p.link_title, 'link_description', p.link_description,
-  'link_image', p.link_image,
-  ${reactionsJson('post_reactions', 'post_id', 'p.id')},
-  'commentsCount', p.comments_count)`
+export const POST_JSON = jsonObject<Post>({
+  id: 'p.id',
+  buble_id: 'p.buble_id',
+  content: 'p.content',
+  author_id: 'p.author_id',
+  author_name: 'u.name',
+  author: memberRefJson('u'),
+  created_at: isoJson('p.created_at'),
+  is_edited: 'p.is_edited',
+  image_url: 'p.image_url',
+  link_url: 'p.link_url',
+  link_title: 'p.link_title',
+  link_description: 'p.link_description',
+  link_image: 'p.link_image',
+  ...reactionsJson('post_reactions', 'post_id', 'p.id'),
+  commentsCount: 'p.comments_count',
+})
 
-export const COMMENT_JSON = `json_build_object(
-  'id', c.id, 'post_id', c.post_id, 'buble_id', c.buble_id, 'content', c.content,
-  'author', json_build_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url),
-  'author_name', u.name, 'created_at', ${iso('c.created_at')}, 'isEdited', c.is_edited)`
+export const COMMENT_JSON = jsonObject<Comment>({
+  id: 'c.id',
+  post_id: 'c.post_id',
+  buble_id: 'c.buble_id',
+  content: 'c.content',
+  author: memberRefJson('u'),
+  author_name: 'u.name',
+  created_at: isoJson('c.created_at'),
+  isEdited: 'c.is_edited',
+})
 
 export const loadPosts = loader<Post>('posts', 'p', POST_JSON)
 export const loadComments = loader<Comment>('comments', 'c', COMMENT_JSON)
@@ -39,4 +55,31 @@ export async function loadComment(db: Executor, id: string): Promise<Comment> {
   const comment = (await loadComments(db, [id])).get(id)
   if (!comment) throw new Error(`comment ${id} vanished`)
   return comment
+}
+
+/** The comments of a post, oldest first. */
+export async function commentsOf(db: Executor, postId: string): Promise<Comment[]> {
+  const rows = rowsOf<{ data: Comment }>(
+    await db.execute(sql`select ${sql.raw(COMMENT_JSON)} as data from comments c join users u on u.id = c.author_id
+      where c.post_id = ${postId} order by c.created_at, c.id`),
+  )
+  return rows.map((row) => row.data)
+}
+
+/** The highest position on a buble's wall (0 when it has no posts): a new post goes above it. */
+export async function topPosition(db: Executor, bubleId: string): Promise<number> {
+  const [top] = rowsOf<{ n: number }>(
+    await db.execute(sql`select coalesce(max(position), 0)::int as n from posts where buble_id = ${bubleId}`),
+  )
+  return Number(top?.n ?? 0)
+}
+
+/** Post ids whose preview is owed for longer than `olderThan` (a process stopped before fetching it). */
+export async function owedPreviews(db: Executor, olderThan: Date, limit = 20): Promise<{ id: string; url: string }[]> {
+  const rows = await db
+    .select({ id: posts.id, url: posts.linkUrl })
+    .from(posts)
+    .where(sql`${posts.linkUrl} is not null and ${posts.linkFetchedAt} is null and ${posts.createdAt} < ${olderThan}`)
+    .limit(limit)
+  return rows.map((row) => ({ id: row.id, url: row.url as string }))
 }

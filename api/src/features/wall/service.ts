@@ -7,23 +7,21 @@
 import { type Comment, firstUrl, type Post, type ReactionType, WALL_MESSAGES } from '@buble/shared/wall'
 import { and, eq, gt, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
-import type { Executor, Tx } from '../../db/client.ts'
+import type { Executor } from '../../db/client.ts'
 import { comments, postReactions, posts } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
-import { type Created, claimTableRowId } from '../../lib/entity-ids.ts'
-import { AppError, forbidden, notFound } from '../../lib/errors.ts'
-import { bubleNotFound, type MembershipRow, mayDeleteContent, requireMembership } from '../../lib/memberships.ts'
+import { contentKit } from '../../lib/content-kit.ts'
+import type { Created } from '../../lib/entity-ids.ts'
+import { AppError, notFound } from '../../lib/errors.ts'
+import { requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
-import { createPageCache } from './page-cache.ts'
-import { COMMENT_JSON, loadComment, loadPost, POST_JSON, rowsOf } from './queries.ts'
+import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import { type PostPage, wallPages } from './page-cache.ts'
+import { commentsOf, loadComment, loadPost, topPosition } from './queries.ts'
 
 export type PostRow = typeof posts.$inferSelect
-type CommentRow = typeof comments.$inferSelect
-
-export type { Created }
 
 /** What the wall asks of the rest of the app: whether a file may be shown in a buble, forgetting files, previews. */
 export interface WallHooks {
@@ -37,115 +35,48 @@ export interface WallHooks {
   contentAdded: ContentAddedBus
 }
 
-const postNotFound = () => notFound(WALL_MESSAGES.postNotFound)
-const commentNotFound = () => notFound(WALL_MESSAGES.commentNotFound)
+/** Posts and comments alike: their author edits; the author or delete_others_content deletes. */
+const refusals = { 'content.edit': WALL_MESSAGES.onlyAuthorEdits, 'content.delete': WALL_MESSAGES.notAllowedToDelete }
 
-/** A page of posts: JSON text straight from PostgreSQL, whether an older page has posts, and the answer's bytes. */
-export interface PostPage {
-  postsJson: string
-  page: number
-  hasMore: boolean
-  /** `{posts, page, hasMore}` encoded once, for every member who asks for this page until it changes. */
-  body: Uint8Array
+const postKit = contentKit({
+  table: posts,
+  kind: 'post',
+  notFound: () => notFound(WALL_MESSAGES.postNotFound),
+  authorOf: (post) => post.authorId,
+  refusals,
+})
+const commentKit = contentKit({
+  table: comments,
+  kind: 'comment',
+  notFound: () => notFound(WALL_MESSAGES.commentNotFound),
+  authorOf: (comment) => comment.authorId,
+  refusals,
+})
+
+/** Removes a post, its comments (each with a tombstone) and closes the gap in the positions above it. */
+async function removePost(w: SyncWriter, post: PostRow): Promise<void> {
+  const gone = await w.tx.delete(comments).where(eq(comments.postId, post.id)).returning({ id: comments.id })
+  await w.deleted(
+    'comment',
+    post.bubleId,
+    gone.map(({ id }) => id),
+  )
+  await postKit.remove(w, post)
+  await w.tx
+    .update(posts)
+    .set({ position: sql`${posts.position} - 1` })
+    .where(and(eq(posts.bubleId, post.bubleId), gt(posts.position, post.position)))
 }
-
-const encoder = new TextEncoder()
 
 export type WallService = ReturnType<typeof wallService>
 
 export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
   const { db, now } = deps
-  const pages = createPageCache(pokes)
-
-  // The page statement: membership check, the buble's post count and the page's posts as JSON in
-  // one round trip. Page k of size l holds positions (n − k·l, n − (k−1)·l]: an index range read.
-  const newest = sql`(select coalesce(max(position), 0) from posts where buble_id = m.buble_id)`
-  const pageStatement = db
-    .select({
-      total: sql<number>`${newest}`.as('total'),
-      posts: sql<string>`(select coalesce(json_agg(x.data order by x.position desc), '[]'::json)::text from (
-        select p.position, ${sql.raw(POST_JSON)} as data from posts p join users u on u.id = p.author_id
-        where p.buble_id = m.buble_id
-          and p.position <= ${newest} - ${sql.placeholder('skip')}::int
-          and p.position > ${newest} - ${sql.placeholder('skip')}::int - ${sql.placeholder('take')}::int) x)`.as(
-        'posts',
-      ),
-    })
-    .from(sql`memberships m`)
-    .where(sql`m.buble_id = ${sql.placeholder('bubleId')}::uuid and m.user_id = ${sql.placeholder('userId')}::uuid`)
-    .prepare('wall_page')
-
-  async function page(user: UserRow, bubleId: string, pageNumber: number, limit: number): Promise<PostPage> {
-    const skip = (pageNumber - 1) * limit
-    let cached = pages.get(user.id, bubleId, skip, limit)
-    if (!cached) {
-      const since = pokes.mark()
-      const [row] = await pageStatement.execute({ bubleId, userId: user.id, skip, take: limit })
-      if (!row) throw bubleNotFound()
-      const hasMore = Number(row.total) - skip - limit > 0
-      cached = {
-        json: row.posts,
-        hasMore,
-        body: encoder.encode(`{"posts":${row.posts},"page":${pageNumber},"hasMore":${hasMore}}`),
-      }
-      pages.set(user.id, bubleId, skip, limit, cached, since)
-    }
-    return { postsJson: cached.json, page: pageNumber, hasMore: cached.hasMore, body: cached.body }
-  }
-
-  /** The post and the caller's member row in its buble; 404 alike for a missing post and an outsider. */
-  async function postFor(tx: Executor, postId: string, userId: string): Promise<{ post: PostRow; me: MembershipRow }> {
-    const [post] = await tx.select().from(posts).where(eq(posts.id, postId)).limit(1)
-    if (!post) throw postNotFound()
-    try {
-      return { post, me: await requireMembership(tx, post.bubleId, userId) }
-    } catch {
-      throw postNotFound()
-    }
-  }
-
-  async function commentFor(
-    tx: Executor,
-    commentId: string,
-    userId: string,
-  ): Promise<{ comment: CommentRow; me: MembershipRow }> {
-    const [comment] = await tx.select().from(comments).where(eq(comments.id, commentId)).limit(1)
-    if (!comment) throw commentNotFound()
-    try {
-      return { comment, me: await requireMembership(tx, comment.bubleId, userId) }
-    } catch {
-      throw commentNotFound()
-    }
-  }
-
-  /** A comment or reaction changed a post's data: its version moves so devices pull it again. */
-  async function touchPost(w: SyncWriter, post: PostRow, set: Partial<PostRow> = {}): Promise<void> {
-    await w.tx
-      .update(posts)
-      .set({ ...set, version: NEXT_VERSION })
-      .where(eq(posts.id, post.id))
-    w.changed(post.bubleId, 'post')
-  }
-
-  /** Removes a post, its comments (each with a tombstone) and closes the gap in the positions above it. */
-  async function deletePostRow(w: SyncWriter, post: PostRow): Promise<void> {
-    const gone = await w.tx.delete(comments).where(eq(comments.postId, post.id)).returning({ id: comments.id })
-    await w.deleted(
-      'comment',
-      post.bubleId,
-      gone.map((c) => c.id),
-    )
-    await w.tx.delete(posts).where(eq(posts.id, post.id))
-    await w.deleted('post', post.bubleId, [post.id])
-    await w.tx
-      .update(posts)
-      .set({ position: sql`${posts.position} - 1` })
-      .where(and(eq(posts.bubleId, post.bubleId), gt(posts.position, post.position)))
-  }
+  const pages = wallPages(db, pokes)
 
   async function setReaction(user: UserRow, postId: string, type: ReactionType, on: boolean) {
     return syncWrite(db, async (w) => {
-      const { post } = await postFor(w.tx, postId, user.id)
+      const { row: post } = await postKit.forMember(w.tx, postId, user.id)
       const changed = on
         ? await w.tx
             .insert(postReactions)
@@ -159,22 +90,23 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
             )
             .returning({ type: postReactions.type })
       // Idempotent: nothing new, nothing to send.
-      if (changed.length > 0) await touchPost(w, post)
+      if (changed.length > 0) await postKit.touch(w, post)
       const { reactions, reactionsSummary } = await loadPost(w.tx, postId)
       return { reactions, reactionsSummary }
     })
   }
 
   return {
-    page,
+    page: (user: UserRow, bubleId: string, pageNumber: number, limit: number): Promise<PostPage> =>
+      pages.page(user.id, bubleId, pageNumber, limit),
     close: () => pages.close(),
 
     async latest(user: UserRow, bubleId: string, limit: number): Promise<string> {
-      return (await page(user, bubleId, 1, limit)).postsJson
+      return (await pages.page(user.id, bubleId, 1, limit)).postsJson
     },
 
     async get(user: UserRow, postId: string): Promise<Post> {
-      await postFor(db, postId, user.id)
+      await postKit.forMember(db, postId, user.id)
       return loadPost(db, postId)
     },
 
@@ -188,16 +120,13 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
         await requireMembership(w.tx, bubleId, user.id)
         const id = body.id ?? uuidv7()
         // The post made with this id, only while it is in this buble (of which the caller is a member).
-        if ((await claimTableRowId(w.tx, posts, id, 'post', user.id, eq(posts.bubleId, bubleId))) === 'existing')
+        if ((await postKit.claim(w.tx, id, user.id, eq(posts.bubleId, bubleId))) === 'existing')
           return { value: await loadPost(w.tx, id), created: false }
         if (body.image_url && !(await hooks.isBubleImage(w.tx, body.image_url, bubleId, user.id)))
           throw new AppError('VALIDATION_ERROR', 'image_url must be an image uploaded to this buble', [
             { path: 'image_url', message: 'image_url must be an image uploaded to this buble' },
           ])
         const version = await w.takeVersion()
-        const [top] = rowsOf<{ n: number }>(
-          await w.tx.execute(sql`select coalesce(max(position), 0)::int as n from posts where buble_id = ${bubleId}`),
-        )
         const linkUrl = body.link_url ?? firstUrl(body.content)
         await w.tx.insert(posts).values({
           id,
@@ -206,7 +135,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           content: body.content,
           imageUrl: body.image_url ?? null,
           linkUrl,
-          position: Number(top?.n ?? 0) + 1,
+          position: (await topPosition(w.tx, bubleId)) + 1,
           createdAt: now(),
           addedVersion: version,
           version,
@@ -228,15 +157,14 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     /** The author edits a post: marked edited; a changed link owes a new preview. */
     async updatePost(user: UserRow, postId: string, content: string): Promise<Post> {
       return syncWrite(db, async (w) => {
-        const { post } = await postFor(w.tx, postId, user.id)
-        if (post.authorId !== user.id) throw forbidden(WALL_MESSAGES.onlyAuthorEdits)
+        const post = await postKit.forAction(w.tx, postId, user.id, 'content.edit')
         const found = firstUrl(content)
         // A link given with the post stays; one found in the text follows the text.
         const keepsLink = post.linkUrl !== null && (post.linkUrl === found || !firstUrl(post.content))
         const link = keepsLink
           ? {}
           : { linkUrl: found, linkTitle: null, linkDescription: null, linkImage: null, linkFetchedAt: null }
-        await touchPost(w, post, { content, isEdited: true, ...link })
+        await postKit.touch(w, post, { content, isEdited: true, ...link })
         if (!keepsLink && found) w.afterCommit(() => hooks.previewOwed(postId, found))
         return loadPost(w.tx, postId)
       })
@@ -245,9 +173,8 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     /** The author, or a member holding delete_others_content. */
     async deletePost(user: UserRow, postId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const { post, me } = await postFor(w.tx, postId, user.id)
-        if (!mayDeleteContent(me, post.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
-        await deletePostRow(w, post)
+        const post = await postKit.forAction(w.tx, postId, user.id, 'content.delete')
+        await removePost(w, post)
         w.afterCommit(() => void hooks.forgetFiles([post.imageUrl]))
       })
     },
@@ -255,21 +182,16 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     /** A platform admin's delete (CONTRACT §3.4): as `deletePost`, without the membership check; answers the row. */
     async adminDeletePost(postId: string): Promise<PostRow> {
       return syncWrite(db, async (w) => {
-        const [post] = await w.tx.select().from(posts).where(eq(posts.id, postId)).limit(1).for('update')
-        if (!post) throw postNotFound()
-        await deletePostRow(w, post)
+        const post = await postKit.find(w.tx, postId, true)
+        await removePost(w, post)
         w.afterCommit(() => void hooks.forgetFiles([post.imageUrl]))
         return post
       })
     },
 
     async listComments(user: UserRow, postId: string): Promise<Comment[]> {
-      await postFor(db, postId, user.id)
-      const rows = rowsOf<{ data: Comment }>(
-        await db.execute(sql`select ${sql.raw(COMMENT_JSON)} as data from comments c join users u on u.id = c.author_id
-          where c.post_id = ${postId} order by c.created_at, c.id`),
-      )
-      return rows.map((row) => row.data)
+      await postKit.forMember(db, postId, user.id)
+      return commentsOf(db, postId)
     },
 
     async createComment(
@@ -278,42 +200,34 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       body: { id?: string; content: string },
     ): Promise<Created<Comment>> {
       return syncWrite(db, async (w) => {
-        const { post } = await postFor(w.tx, postId, user.id)
+        const { row: post } = await postKit.forMember(w.tx, postId, user.id)
         const id = body.id ?? uuidv7()
         // The comment made with this id, only while it is on this post (whose buble the caller is in).
-        if ((await claimTableRowId(w.tx, comments, id, 'comment', user.id, eq(comments.postId, postId))) === 'existing')
+        if ((await commentKit.claim(w.tx, id, user.id, eq(comments.postId, postId))) === 'existing')
           return { value: await loadComment(w.tx, id), created: false }
         await w.tx
           .insert(comments)
           .values({ id, postId, bubleId: post.bubleId, authorId: user.id, content: body.content, createdAt: now() })
         w.changed(post.bubleId, 'comment')
-        await touchPost(w, post, { commentsCount: sql`${posts.commentsCount} + 1` as unknown as number })
+        await postKit.touch(w, post, { commentsCount: sql`${posts.commentsCount} + 1` })
         return { value: await loadComment(w.tx, id), created: true }
       })
     },
 
     async updateComment(user: UserRow, commentId: string, content: string): Promise<Comment> {
       return syncWrite(db, async (w) => {
-        const { comment } = await commentFor(w.tx, commentId, user.id)
-        if (comment.authorId !== user.id) throw forbidden(WALL_MESSAGES.onlyAuthorEdits)
-        await w.tx
-          .update(comments)
-          .set({ content, isEdited: true, version: NEXT_VERSION })
-          .where(eq(comments.id, commentId))
-        w.changed(comment.bubleId, 'comment')
+        const comment = await commentKit.forAction(w.tx, commentId, user.id, 'content.edit')
+        await commentKit.touch(w, comment, { content, isEdited: true })
         return loadComment(w.tx, commentId)
       })
     },
 
     async deleteComment(user: UserRow, commentId: string): Promise<void> {
       await syncWrite(db, async (w) => {
-        const { comment, me } = await commentFor(w.tx, commentId, user.id)
-        if (!mayDeleteContent(me, comment.authorId)) throw forbidden(WALL_MESSAGES.notAllowedToDelete)
-        await w.tx.delete(comments).where(eq(comments.id, commentId))
-        await w.deleted('comment', comment.bubleId, [commentId])
-        const [post] = await w.tx.select().from(posts).where(eq(posts.id, comment.postId)).limit(1)
-        if (post)
-          await touchPost(w, post, { commentsCount: sql`greatest(${posts.commentsCount} - 1, 0)` as unknown as number })
+        const comment = await commentKit.forAction(w.tx, commentId, user.id, 'content.delete')
+        await commentKit.remove(w, comment)
+        const post = await postKit.find(w.tx, comment.postId)
+        await postKit.touch(w, post, { commentsCount: sql`greatest(${posts.commentsCount} - 1, 0)` })
       })
     },
 
@@ -333,25 +247,13 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           .where(and(eq(posts.id, postId), eq(posts.linkUrl, url)))
           .limit(1)
         if (!post || post.linkFetchedAt) return
-        await touchPost(w, post, {
+        await postKit.touch(w, post, {
           linkTitle: preview?.title ?? null,
           linkDescription: preview?.description ?? null,
           linkImage: preview?.image ?? null,
           linkFetchedAt: now(),
         })
       })
-    },
-
-    /** Post ids whose preview is owed for longer than `olderThan` (a process stopped before fetching it). */
-    async owedPreviews(tx: Tx, olderThan: Date, limit = 20): Promise<{ id: string; url: string }[]> {
-      const rows = await tx
-        .select({ id: posts.id, url: posts.linkUrl })
-        .from(posts)
-        .where(
-          sql`${posts.linkUrl} is not null and ${posts.linkFetchedAt} is null and ${posts.createdAt} < ${olderThan}`,
-        )
-        .limit(limit)
-      return rows.map((row) => ({ id: row.id, url: row.url as string }))
     },
   }
 }
