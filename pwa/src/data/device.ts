@@ -10,7 +10,8 @@ import { SyncEngine } from '@buble/sync/client/engine'
 import { type Actor, type LocalDb, localDbName, openLocalDb, writeMeta } from '@buble/sync/client/local-db'
 import { rememberServerChanges } from '@buble/sync/client/replica'
 import { startStream } from '@buble/sync/client/stream'
-import type { Change, HandledMutation, MutationInput } from '@buble/sync/protocol'
+import type { MutationName, MutationInput } from '@buble/shared/mutations'
+import type { Change } from '@buble/sync/protocol'
 import { v7 as uuidv7 } from 'uuid'
 import type { ApiClient } from '../session/api-client.ts'
 import { exclusively, locks, roundLock } from './locks.ts'
@@ -23,7 +24,7 @@ export interface Device {
   db: LocalDb
   engine: SyncEngine
   /** Applies a change on this device at once and queues it for the server. */
-  mutate<N extends HandledMutation>(name: N, args: MutationInput<N>): Promise<string>
+  mutate<N extends MutationName>(name: N, args: MutationInput<N>): Promise<string>
   /** Stores rows a REST call answered (a buble just joined), as if pulled. */
   remember(changes: readonly Change[]): Promise<void>
   /** Deletes this user's data from the device when it closes (an explicit sign-out). */
@@ -35,7 +36,7 @@ export interface Device {
  * Queues a create whose id this device chooses (UUIDv7, as every client-chosen id in the app), so
  * the row made offline keeps it. Answers the new row's id.
  */
-export async function createRow<N extends HandledMutation>(
+export async function createRow<N extends MutationName>(
   device: Pick<Device, 'mutate'>,
   name: N,
   input: Omit<MutationInput<N>, 'id'>,

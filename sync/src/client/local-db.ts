@@ -4,8 +4,9 @@
  * the mutations the server refused, and the sync state. One database per signed-in user.
  */
 
+import type { Entity } from '@buble/shared/entities'
+import type { MutationName } from '@buble/shared/mutations'
 import Dexie, { type DexieOptions, type Table } from 'dexie'
-import type { Entity, HandledMutation } from '../protocol.ts'
 
 /** A synced row as stored: the entity's REST shape plus its change id and buble. */
 export interface LocalRow {
@@ -29,7 +30,7 @@ export interface OutboxEntry {
   seq?: number
   /** The mutation's id (a UUID), its idempotency key on the server. */
   id: string
-  name: HandledMutation
+  name: MutationName
   args: unknown
   createdAt: string
   actor: Actor
@@ -58,7 +59,7 @@ export interface Shadow {
  */
 export interface Rejection {
   id: string
-  name: HandledMutation
+  name: MutationName
   args: unknown
   code: string
   message: string

@@ -7,11 +7,11 @@
  */
 
 import type { ChatMessage } from '@buble/shared/chat'
-import type { HandledMutation } from '../protocol.ts'
+import type { MutationName } from '@buble/shared/mutations'
 import type { Optimistic } from './optimistic.ts'
 import { deleteRow, editRow, hasReaction, memberRefOf, refTo, updateRow, withReaction } from './optimistic-rows.ts'
 
-export type ChatMutation = Extract<HandledMutation, `chat.${string}`>
+export type ChatMutation = Extract<MutationName, `chat.${string}`>
 
 const message = refTo('chat_messages')
 

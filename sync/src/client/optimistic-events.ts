@@ -6,13 +6,13 @@
  */
 
 import type { Rsvp } from '@buble/shared/events'
+import type { MutationName } from '@buble/shared/mutations'
 import { type PollOption, pollOptionId, withVote } from '@buble/shared/polls'
-import type { HandledMutation } from '../protocol.ts'
 import type { Actor, LocalRow } from './local-db.ts'
 import type { Optimistic } from './optimistic.ts'
 import { changeRow, createRow, deleteRow, editRow, memberRefOf } from './optimistic-rows.ts'
 
-export type EventsMutation = Extract<HandledMutation, `event.${string}` | `poll.${string}`>
+export type EventsMutation = Extract<MutationName, `event.${string}` | `poll.${string}`>
 
 type VoteState = { options: PollOption[]; totalVotes: number; userVote: string | null; hasVoted: boolean }
 

@@ -1,5 +1,6 @@
+import type { MutationArgs, MutationName } from '@buble/shared/mutations'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Change, HandledMutation, MutationArgs, PullResponse } from '../protocol.ts'
+import type { Change, PullResponse } from '../protocol.ts'
 import { SyncEngine } from './engine.ts'
 import type { LocalDb, LocalRow } from './local-db.ts'
 import type { RowStore } from './optimistic.ts'
@@ -43,7 +44,7 @@ const serverComment = (id: string, postId = P1): LocalRow => ({
   isEdited: false,
 })
 
-const apply = <N extends HandledMutation>(store: RowStore, name: N, args: MutationArgs<N>, actor = alice) =>
+const apply = <N extends MutationName>(store: RowStore, name: N, args: MutationArgs<N>, actor = alice) =>
   applyOptimistic(store, name, args, actor, AT)
 
 const seeded = () =>
@@ -53,7 +54,7 @@ const seeded = () =>
   ])
 
 describe('applying a wall change twice is the same as once', () => {
-  test.each<[string, HandledMutation, Record<string, unknown>]>([
+  test.each<[string, MutationName, Record<string, unknown>]>([
     ['post.create', 'post.create', { id: P2, buble_id: B1, content: 'New post' }],
     ['post.update', 'post.update', { id: P1, content: 'Edited' }],
     ['post.delete', 'post.delete', { id: P1 }],

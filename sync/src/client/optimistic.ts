@@ -7,7 +7,7 @@
  */
 
 import { newOwnedBuble } from '@buble/shared/bubles'
-import type { HandledMutation, MutationArgs } from '../protocol.ts'
+import type { MutationArgs, MutationName } from '@buble/shared/mutations'
 import type { Actor, LocalRow, RowTable } from './local-db.ts'
 import { CHAT_OPTIMISTIC } from './optimistic-chat.ts'
 import { EVENTS_OPTIMISTIC } from './optimistic-events.ts'
@@ -24,7 +24,7 @@ export interface RowRef {
   id: string
 }
 
-export interface Optimistic<N extends HandledMutation> {
+export interface Optimistic<N extends MutationName> {
   /** Every row the change may write or delete. */
   touches(args: MutationArgs<N>, actor: Actor): RowRef[]
   /**
@@ -36,7 +36,7 @@ export interface Optimistic<N extends HandledMutation> {
   apply(store: RowStore, args: MutationArgs<N>, actor: Actor, createdAt: string, settled?: unknown): Promise<void>
 }
 
-type OptimisticMap = { [N in HandledMutation]: Optimistic<N> }
+type OptimisticMap = { [N in MutationName]: Optimistic<N> }
 
 const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`
 

@@ -1,14 +1,8 @@
 /** Test helpers for the client half: a device database in memory, a scriptable transport, a hand-moved clock. */
 
+import type { MutationArgs, MutationName } from '@buble/shared/mutations'
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
-import type {
-  HandledMutation,
-  MutationArgs,
-  MutationResult,
-  PullResponse,
-  PushBody,
-  PushResponse,
-} from '../protocol.ts'
+import type { MutationResult, PullResponse, PushBody, PushResponse } from '../protocol.ts'
 import type { Timers } from './engine.ts'
 import { type Actor, type LocalDb, type LocalRow, openLocalDb, type RowTable } from './local-db.ts'
 import { OPTIMISTIC, type RowStore } from './optimistic.ts'
@@ -138,7 +132,7 @@ export function memoryStore(rows: { table: RowTable; row: LocalRow }[] = []) {
 }
 
 /** Runs one mutation's optimistic change by itself, as the replica would. */
-export const applyOptimistic = <N extends HandledMutation>(
+export const applyOptimistic = <N extends MutationName>(
   store: RowStore,
   name: N,
   args: MutationArgs<N>,

@@ -1,6 +1,7 @@
 /** Events and polls in sync: their synced tables, what counts on their tabs, and their mutations. */
 
-import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { EVENT_MUTATIONS, POLL_MUTATIONS } from '@buble/shared/mutations'
+import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import type { EventsService } from './events-service.ts'
 import type { PollsService } from './polls-service.ts'
@@ -36,21 +37,10 @@ export const eventsSyncSources: SyncSource[] = [
   },
 ]
 
-type EventsMutation =
-  | 'event.create'
-  | 'event.update'
-  | 'event.delete'
-  | 'event.rsvp'
-  | 'poll.create'
-  | 'poll.update'
-  | 'poll.delete'
-  | 'poll.vote'
-  | 'poll.unvote'
-
 export const eventsMutations = (
   events: EventsService,
   polls: PollsService,
-): Pick<MutationHandlers, EventsMutation> => ({
+): MutationHandlersOf<typeof EVENT_MUTATIONS & typeof POLL_MUTATIONS> => ({
   'event.create': async (user, { buble_id, ...body }) => (await events.createEvent(user, buble_id, body)).value,
   'event.update': (user, { id, ...body }) => events.updateEvent(user, id, body),
   'event.delete': async (user, args) => {
