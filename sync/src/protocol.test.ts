@@ -3,7 +3,7 @@ import { MAX_PUSH_BATCH, PushBody } from './protocol.ts'
 
 const mutation = (overrides: Record<string, unknown> = {}) => ({
   id: '0192b3c4-d5e6-7f80-9123-456789abcdef',
-  name: 'post.create',
+  name: 'item.create',
   args: { content: 'hi' },
   createdAt: '2026-11-23T10:00:00.000Z',
   ...overrides,

@@ -7,7 +7,9 @@
  */
 
 import { SyncEngine } from '@buble/sync/client/engine'
-import { type Actor, type LocalDb, localDbName, openLocalDb, writeMeta } from '@buble/sync/client/local-db'
+import type { DeviceAuthor } from '@buble/shared/device-rows'
+import { localDbName, writeMeta } from '@buble/sync/client/local-db'
+import { type DeviceDb, openDeviceDb } from './device-db.ts'
 import { rememberServerChanges } from '@buble/sync/client/replica'
 import { startStream } from '@buble/sync/client/stream'
 import type { MutationName, MutationInput } from '@buble/shared/mutations'
@@ -21,7 +23,7 @@ import { PULL_MESSAGE } from '../push/push-message.ts'
 
 export interface Device {
   userId: string
-  db: LocalDb
+  db: DeviceDb
   engine: SyncEngine
   /** Applies a change on this device at once and queues it for the server. */
   mutate<N extends MutationName>(name: N, args: MutationInput<N>): Promise<string>
@@ -36,7 +38,7 @@ export interface Device {
  * Queues a create whose id this device chooses (UUIDv7, as every client-chosen id in the app), so
  * the row made offline keeps it. Answers the new row's id.
  */
-export async function createRow<N extends MutationName>(
+export async function queueCreate<N extends MutationName>(
   device: Pick<Device, 'mutate'>,
   name: N,
   input: Omit<MutationInput<N>, 'id'>,
@@ -49,7 +51,7 @@ export async function createRow<N extends MutationName>(
 export interface DeviceOptions {
   userId: string
   api: ApiClient
-  actor: () => Actor | null
+  actor: () => DeviceAuthor | null
 }
 
 /** Asks for the lead; `lead` runs while this tab holds it and answers how to stop. Answers how to resign. */
@@ -84,7 +86,7 @@ async function requestBackgroundSync(userId: string): Promise<void> {
 }
 
 export function openDevice({ userId, api, actor }: DeviceOptions): Device {
-  const db = openLocalDb(localDbName(userId))
+  const db = openDeviceDb(localDbName(userId))
   const engine = new SyncEngine({
     db,
     transport: apiTransport(api),
@@ -152,7 +154,7 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
  */
 export function assembleDevice(
   userId: string,
-  db: LocalDb,
+  db: DeviceDb,
   engine: SyncEngine,
   release: () => void = () => {},
   onForgotten: () => void = () => {},
@@ -180,6 +182,6 @@ export function assembleDevice(
 }
 
 /** Keeps the token where the service worker can read it (it has no localStorage). */
-export async function storeTokenForWorker(db: LocalDb, auth: { token: string; tokenExpiry: number }) {
+export async function storeTokenForWorker(db: DeviceDb, auth: { token: string; tokenExpiry: number }) {
   await writeMeta(db, AUTH_META_KEY, auth)
 }

@@ -2,12 +2,12 @@
 
 import type { BubleEvent, CreateEventBody, RsvpStatus, UpdateEventBody } from '@buble/shared/events'
 import type { Poll } from '@buble/shared/polls'
-import type { LocalRow } from '@buble/sync/client/local-db'
+import type { LocalRow } from '@buble/shared/device-rows'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
-import { createRow } from './device.ts'
+import { queueCreate } from './device.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalEvent = BubleEvent & LocalRow
@@ -52,12 +52,12 @@ export function useEventActions() {
   const device = useDevice()
   return useMemo(
     () => ({
-      createEvent: (event: NewEvent) => createRow(device, 'event.create', event),
+      createEvent: (event: NewEvent) => queueCreate(device, 'event.create', event),
       updateEvent: (id: string, changes: UpdateEventBody) => device.mutate('event.update', { id, ...changes }),
       deleteEvent: (id: string) => device.mutate('event.delete', { id }),
       rsvp: (eventId: string, status: RsvpStatus) => device.mutate('event.rsvp', { event_id: eventId, status }),
       createPoll: (poll: { buble_id: string; question: string; options: string[] }) =>
-        createRow(device, 'poll.create', poll),
+        queueCreate(device, 'poll.create', poll),
       updatePoll: (id: string, changes: { question?: string; options?: string[] }) =>
         device.mutate('poll.update', { id, ...changes }),
       deletePoll: (id: string) => device.mutate('poll.delete', { id }),
