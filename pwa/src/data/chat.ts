@@ -9,7 +9,7 @@ import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
-import { queueCreate } from './device.ts'
+import { type CreateInput, queueCreate } from './device.ts'
 
 /** A message as stored: `_pending` while it (or its edit) has not reached the server. */
 export type LocalChatMessage = ChatMessage & LocalRow
@@ -84,12 +84,7 @@ export function useChatMessages(bubleId: string): ChatMessages & {
   }
 }
 
-export interface NewMessage {
-  buble_id: string
-  content: string
-  image_url?: string
-  reply_to_id?: string
-}
+export type NewMessage = CreateInput<'chat.send'>
 
 /** The chat's writes: each shows at once and waits in the outbox; a send answers the new message's id. */
 export function useChatActions() {

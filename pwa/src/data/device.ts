@@ -34,6 +34,9 @@ export interface Device {
   close(): void
 }
 
+/** A create's args as a screen writes them: the mutation's input without the id this device chooses. */
+export type CreateInput<N extends MutationName> = Omit<MutationInput<N>, 'id'>
+
 /**
  * Queues a create whose id this device chooses (UUIDv7, as every client-chosen id in the app), so
  * the row made offline keeps it. Answers the new row's id.
@@ -41,7 +44,7 @@ export interface Device {
 export async function queueCreate<N extends MutationName>(
   device: Pick<Device, 'mutate'>,
   name: N,
-  input: Omit<MutationInput<N>, 'id'>,
+  input: CreateInput<N>,
 ): Promise<string> {
   const id = uuidv7()
   await device.mutate(name, { id, ...input } as MutationInput<N>)

@@ -8,7 +8,7 @@ import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
-import { queueCreate } from './device.ts'
+import { type CreateInput, queueCreate } from './device.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalPost = Post & LocalRow
@@ -98,11 +98,7 @@ export function useRememberStory(): (story: Story) => Promise<void> {
   return (story) => device.remember([{ entity: 'story', op: 'put', id: story.id, buble_id: story.buble_id, data: story }])
 }
 
-export interface NewPost {
-  buble_id: string
-  content: string
-  image_url?: string
-}
+export type NewPost = CreateInput<'post.create'>
 
 /**
  * The wall's writes: each shows on the device at once and waits in the outbox for the server.
