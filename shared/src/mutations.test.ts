@@ -1,5 +1,16 @@
 import { describe, expect, test } from 'vitest'
-import { isMutationName, MUTATION_ARGS, MUTATION_NAMES } from './mutations.ts'
+import {
+  BUBLE_MUTATIONS,
+  CHAT_MUTATIONS,
+  EVENT_MUTATIONS,
+  isMutationName,
+  MUTATION_ARGS,
+  MUTATION_NAMES,
+  POLL_MUTATIONS,
+  PROFILE_MUTATIONS,
+  UNREAD_MUTATIONS,
+  WALL_MUTATIONS,
+} from './mutations.ts'
 
 describe('mutation names', () => {
   test("the contract's 24 names come first, then the other buble writes; each is entity.verb", () => {
@@ -42,5 +53,29 @@ describe('mutation names', () => {
     ['', false],
   ])('isMutationName(%j) is %s', (name, known) => {
     expect(isMutationName(name)).toBe(known)
+  })
+})
+
+describe('feature groups', () => {
+  const groups = [
+    BUBLE_MUTATIONS,
+    WALL_MUTATIONS,
+    EVENT_MUTATIONS,
+    POLL_MUTATIONS,
+    CHAT_MUTATIONS,
+    UNREAD_MUTATIONS,
+    PROFILE_MUTATIONS,
+  ]
+
+  test('each mutation belongs to exactly one group, and the groups together are the catalogue', () => {
+    const grouped = groups.flatMap((group) => Object.keys(group))
+    expect(new Set(grouped).size).toBe(grouped.length)
+    expect([...grouped].sort()).toEqual([...MUTATION_NAMES].sort())
+  })
+
+  test("the catalogue's schema for a name is its group's", () => {
+    for (const group of groups)
+      for (const [name, schema] of Object.entries(group))
+        expect(MUTATION_ARGS[name as keyof typeof MUTATION_ARGS]).toBe(schema)
   })
 })

@@ -37,7 +37,7 @@ export interface OutboxEntry {
    * pulled rows) until a complete pull brings the server's own version of its effects.
    */
   status: 'pending' | 'applied'
-  /** What the change came to when it was made (a toggle's on or off; optimistic.ts `settle`); device only. */
+  /** What the change came to when it was made (a toggle's on or off; the change's `settle`); device only. */
   settled?: unknown
 }
 
