@@ -26,8 +26,6 @@ const storeOf = (db: LocalDb): RowStore => ({
   delete: (table, id) => rowTable(db, table).delete(id),
 })
 
-const everything = (db: LocalDb) => db.tables
-
 /** One mutation's optimistic change, with its names' types erased. */
 const optimisticOf = (db: LocalDb, entry: Pick<OutboxEntry, 'name'>) =>
   db.device.optimistic[entry.name] as {
@@ -57,7 +55,7 @@ async function rebase(db: LocalDb): Promise<void> {
 export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'touches' | 'status'>): Promise<void> {
   const optimistic = optimisticOf(db, entry)
   const refs = optimistic.touches(entry.args, entry.actor)
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     for (const { table, id } of refs) {
       const key = rowKey(table, id)
       // The first pending change to a row keeps the server's version of it.
@@ -145,7 +143,7 @@ async function dropBuble(db: LocalDb, bubleId: string) {
  * mutations the server had applied before it: their effects are in the rows it brought.
  */
 export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     if (page.reset) {
       // Start over from the server's state; what is still pending is re-applied on top.
       for (const table of rowTables(db)) await rowTable(db, table).clear()
@@ -165,7 +163,7 @@ export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
 
 /** Stores rows the server sent outside a pull (a REST answer), as a pull would; the cursor stays. */
 export function rememberServerChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     await applyChanges(db, changes)
     await rebase(db)
   })
@@ -173,7 +171,7 @@ export function rememberServerChanges(db: LocalDb, changes: readonly Change[]): 
 
 /** Marks answered mutations applied, and undoes refused ones (kept as rejections with what they carried). */
 export function settleResults(db: LocalDb, results: readonly MutationResult[], at: string): Promise<number> {
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     let refused = 0
     for (const result of results) {
       const entry = await db.outbox.where('id').equals(result.id).first()
@@ -215,7 +213,7 @@ export function requeueRejection(
   rejectionId: string,
   entry: Omit<OutboxEntry, 'seq' | 'touches' | 'status'>,
 ): Promise<boolean> {
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     if (!(await db.rejections.get(rejectionId))) return false
     await recordMutation(db, entry)
     await db.rejections.delete(rejectionId)
