@@ -5,10 +5,10 @@
  */
 
 import { SyncEngine } from '@buble/sync/client/engine'
-import type { LocalDb } from '@buble/sync/client/local-db'
-import { recordingTransport, testDb } from '@buble/sync/client/test-kit'
+import { recordingTransport } from '@buble/sync/client/test-kit'
 import { createFetchTransport } from '@buble/sync/client/transport'
 import { v7 as uuidv7 } from 'uuid'
+import { type DeviceDb, testDb } from '../src/testing/device-db.ts'
 import { insertMemberships, insertUsers, insertUsersAndBubles, rolePermissionsSql, seedTransaction } from './seed.ts'
 
 export interface DeviceContext {
@@ -30,7 +30,7 @@ export interface DeviceResult {
 }
 
 /** A device for `ctx`'s user, recording every push answer. */
-function device(ctx: DeviceContext, db: LocalDb, isOnline?: () => boolean) {
+function device(ctx: DeviceContext, db: DeviceDb, isOnline?: () => boolean) {
   const { transport, answers } = recordingTransport(
     createFetchTransport({ baseUrl: ctx.baseUrl, token: () => ctx.token }),
   )

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
-import { isMutationName, MAX_PUSH_BATCH, MUTATION_ARGS, MUTATION_NAMES, PushBody } from './protocol.ts'
+import { MAX_PUSH_BATCH, PushBody } from './protocol.ts'
 
 const mutation = (overrides: Record<string, unknown> = {}) => ({
   id: '0192b3c4-d5e6-7f80-9123-456789abcdef',
-  name: 'post.create',
+  name: 'item.create',
   args: { content: 'hi' },
   createdAt: '2026-11-23T10:00:00.000Z',
   ...overrides,
@@ -26,49 +26,5 @@ describe('push batches', () => {
     ['no clientId', { mutations: [mutation()] }],
   ])('a batch with %s is refused', (_what, body) => {
     expect(PushBody.safeParse(body).success).toBe(false)
-  })
-})
-
-describe('mutation names', () => {
-  test("the contract's 24 names come first, then the other buble writes; each is entity.verb", () => {
-    expect(MUTATION_NAMES).toHaveLength(29)
-    expect(MUTATION_NAMES.slice(24)).toEqual([
-      'buble.delete',
-      'buble.leave',
-      'invite.create',
-      'invite.accept',
-      'invite.revoke',
-    ])
-    for (const name of MUTATION_NAMES) expect(name).toMatch(/^[a-z]+\.[a-z]+$/)
-  })
-
-  test('every handled mutation is a known name', () => {
-    for (const name of Object.keys(MUTATION_ARGS)) expect(isMutationName(name)).toBe(true)
-  })
-
-  test('buble.create needs the id the device chose, and trims the name', () => {
-    const id = '0192b3c4-d5e6-7f80-9123-456789abcdef'
-    expect(MUTATION_ARGS['buble.create'].parse({ id, name: '  Book club ' })).toEqual({ id, name: 'Book club' })
-    expect(MUTATION_ARGS['buble.create'].safeParse({ name: 'Book club' }).success).toBe(false)
-    expect(MUTATION_ARGS['buble.create'].safeParse({ id, name: '   ' }).success).toBe(false)
-  })
-
-  test('invite.revoke names the buble and reads the code as typed codes are read', () => {
-    const id = '0192B3C4-D5E6-7F80-9123-456789ABCDEF'
-    expect(MUTATION_ARGS['invite.revoke'].parse({ buble_id: id, code: ' k7m2-pq9x rt ' })).toEqual({
-      buble_id: id.toLowerCase(),
-      code: 'K7M2PQ9XRT',
-    })
-    expect(MUTATION_ARGS['invite.revoke'].safeParse({ buble_id: id }).success).toBe(false)
-    expect(MUTATION_ARGS['invite.revoke'].safeParse({ buble_id: 'not-a-uuid', code: 'K7M2PQ9XRT' }).success).toBe(false)
-  })
-
-  test.each([
-    ['post.create', true],
-    ['unread.read', true],
-    ['post.explode', false],
-    ['', false],
-  ])('isMutationName(%j) is %s', (name, known) => {
-    expect(isMutationName(name)).toBe(known)
   })
 })

@@ -5,7 +5,7 @@
  * to their own listeners: they are no poke.
  */
 
-import { ENTITIES } from '@buble/sync/protocol'
+import { ENTITIES } from '@buble/shared/entities'
 import { z } from 'zod'
 import type { Database } from '../db/client.ts'
 import type { Logger } from './log.ts'

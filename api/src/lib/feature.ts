@@ -5,7 +5,7 @@
  * the scheduler, and closes them all.
  */
 
-import type { HandledMutation } from '@buble/sync/protocol'
+import type { MutationName } from '@buble/shared/mutations'
 import type { Hono } from 'hono'
 import type { Schema } from 'hono/types'
 import type { AppEnv } from './auth.ts'
@@ -32,7 +32,7 @@ type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (
 
 /** The mutation names no feature of `F` handles. */
 export type MissingMutations<F extends Record<string, Feature>> = Exclude<
-  HandledMutation,
+  MutationName,
   keyof Intersection<MutationsOf<F[keyof F]>>
 >
 

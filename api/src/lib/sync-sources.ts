@@ -3,8 +3,9 @@
  * entity) and the mutations it handles. Features export these; app.ts hands them to the sync feature.
  */
 
+import type { Entity } from '@buble/shared/entities'
+import type { MutationArgs, MutationName } from '@buble/shared/mutations'
 import type { ContentType } from '@buble/shared/unread'
-import type { Entity, HandledMutation, MutationArgs } from '@buble/sync/protocol'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../db/client.ts'
 import type { UserRow } from './accounts.ts'
@@ -39,9 +40,12 @@ export function scanTable(entity: Entity, table: string, bubleColumn: string, id
 }
 
 /** Applies one mutation for a user, answering what the matching REST call answers. */
-export type MutationHandler<N extends HandledMutation> = (user: UserRow, args: MutationArgs<N>) => Promise<unknown>
+export type MutationHandler<N extends MutationName> = (user: UserRow, args: MutationArgs<N>) => Promise<unknown>
 
-export type MutationHandlers = { [N in HandledMutation]: MutationHandler<N> }
+export type MutationHandlers = { [N in MutationName]: MutationHandler<N> }
+
+/** The handlers of one feature's group of mutations (`typeof WALL_MUTATIONS`, say, of @buble/shared/mutations). */
+export type MutationHandlersOf<Group> = Pick<MutationHandlers, keyof Group & MutationName>
 
 /**
  * Content that counts towards a tab's unread counter (CONTRACT §3.2): rows others added since the

@@ -11,7 +11,7 @@
  */
 
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Entity } from '@buble/sync/protocol'
+import type { Entity } from '@buble/shared/entities'
 import { type SQL, sql } from 'drizzle-orm'
 import { type Db, executeNamed, type Tx } from '../db/client.ts'
 import { syncTombstones } from '../db/schema.ts'

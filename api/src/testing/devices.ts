@@ -1,13 +1,13 @@
 /** Devices for engine tests: people with tokens, and the real client engine over a fake IndexedDB talking to the app. */
 
 import { randomUUID } from 'node:crypto'
+import type { DeviceAuthor } from '@buble/shared/device-rows'
 import { SyncEngine } from '@buble/sync/client/engine'
-import type { Actor, LocalDb } from '@buble/sync/client/local-db'
-import { testDb } from '@buble/sync/client/test-kit'
 import { createFetchTransport } from '@buble/sync/client/transport'
 import { type SQL, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { users } from '../db/schema.ts'
+import { type DeviceDb, testDb } from './device-db.ts'
 import { type Harness, uniqueEmail } from './harness.ts'
 
 const offlineFetch: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'))
@@ -21,14 +21,14 @@ export function deviceKit(h: () => Harness) {
       .insert(users)
       .values({ id: uuidv7(), name, email: uniqueEmail('device'), createdAt: clock.now, updatedAt: clock.now })
       .returning()
-    const actor: Actor = { id: row!.id, name, email: row!.email, avatar_url: null }
+    const actor: DeviceAuthor = { id: row!.id, name, email: row!.email, avatar_url: null }
     return { actor, token: await deps.tokens.sign(row!) }
   }
 
   /** A device whose network can be switched off. */
-  const deviceOf = (who: { actor: Actor; token: string }) => {
+  const deviceOf = (who: { actor: DeviceAuthor; token: string }) => {
     let online = true
-    const db: LocalDb = testDb(`device-${randomUUID()}`)
+    const db: DeviceDb = testDb(`device-${randomUUID()}`)
     const transport = createFetchTransport({
       baseUrl: '',
       token: () => who.token,

@@ -1,11 +1,11 @@
 /** Who wrote a synced row, as the buble's member list names them now (rows carry their author as they were). */
 
 import type { MemberRef } from '@buble/shared/bubles'
-import type { LocalDb } from '@buble/sync/client/local-db'
+import type { DeviceDb } from './device-db.ts'
 
 /** The current name and picture of each of `userIds` who is still a member of the buble. */
 export async function currentMemberRefs(
-  db: LocalDb,
+  db: DeviceDb,
   bubleId: string,
   userIds: readonly (string | undefined)[],
 ): Promise<Map<string, MemberRef>> {
@@ -28,7 +28,7 @@ export async function currentMemberRefs(
  * show the member list's name and picture (an `author_name` beside the author too).
  */
 export async function withCurrentMakers<K extends 'author' | 'creator' | 'sender', T extends Record<K, MemberRef>>(
-  db: LocalDb,
+  db: DeviceDb,
   bubleId: string,
   rows: T[],
   key: K,

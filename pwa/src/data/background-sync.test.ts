@@ -1,4 +1,5 @@
-import { localDbName, openLocalDb } from '@buble/sync/client/local-db'
+import { localDbName } from '@buble/sync/client/local-db'
+import { openDeviceDb } from './device-db.ts'
 import { recordMutation } from '@buble/sync/client/replica'
 import type { PushBody } from '@buble/sync/protocol'
 import Dexie from 'dexie'
@@ -20,7 +21,7 @@ let users = 0
 /** A user's device database with one queued buble and, unless left out, the token the page stored. */
 async function queued(auth: { token: string; tokenExpiry: number } | null) {
   const userId = `0190f5b4-0000-7000-8000-${String(++users).padStart(12, '0')}`
-  const db = openLocalDb(localDbName(userId))
+  const db = openDeviceDb(localDbName(userId))
   await recordMutation(db, {
     id: `0190f5b4-2000-7000-8000-${String(users).padStart(12, '0')}`,
     name: 'buble.create',
@@ -66,7 +67,7 @@ describe('the background flush of the service worker', () => {
     const push = calls.find((call) => call.url.startsWith('/api/sync/push'))
     expect(push?.auth).toBe('Bearer page-token')
     expect(push?.body?.mutations.map((m) => m.name)).toEqual(['buble.create'])
-    const db = openLocalDb(localDbName(userId))
+    const db = openDeviceDb(localDbName(userId))
     expect(await db.outbox.count()).toBe(0)
     db.close()
   })
@@ -75,7 +76,7 @@ describe('the background flush of the service worker', () => {
     const userId = await queued({ token: 'page-token', tokenExpiry: NOW + 60_000 })
     const { fetchFn } = server('down')
     await expect(flushOutbox(userId, { fetch: fetchFn, now: () => NOW })).rejects.toThrow('could not be reached')
-    const db = openLocalDb(localDbName(userId))
+    const db = openDeviceDb(localDbName(userId))
     expect(await db.outbox.count()).toBe(1)
     db.close()
   })
@@ -86,7 +87,7 @@ describe('the background flush of the service worker', () => {
       const { fetchFn, calls } = server('ok')
       await flushOutbox(userId, { fetch: fetchFn, now: () => NOW })
       expect(calls).toEqual([])
-      const db = openLocalDb(localDbName(userId))
+      const db = openDeviceDb(localDbName(userId))
       expect(await db.outbox.count()).toBe(1)
       db.close()
     }

@@ -5,7 +5,8 @@
  */
 
 import { SyncEngine } from '@buble/sync/client/engine'
-import { localDbName, openLocalDb, readMeta } from '@buble/sync/client/local-db'
+import { localDbName, readMeta } from '@buble/sync/client/local-db'
+import { openDeviceDb } from './device-db.ts'
 import { createFetchTransport } from '@buble/sync/client/transport'
 import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
 import { exclusively, roundLock } from './locks.ts'
@@ -15,7 +16,7 @@ export const userOfSyncTag = (tag: string): string | null =>
   tag.startsWith(OUTBOX_SYNC_TAG) ? tag.slice(OUTBOX_SYNC_TAG.length) || null : null
 
 export async function flushOutbox(userId: string, options: { fetch?: typeof fetch; now?: () => number } = {}) {
-  const db = openLocalDb(localDbName(userId))
+  const db = openDeviceDb(localDbName(userId))
   try {
     if ((await db.outbox.count()) === 0) return
     const now = options.now ?? Date.now

@@ -1,7 +1,7 @@
 /** Bubles and members as screens read them: live queries over the device's database. */
 
 import { type Buble, isUuid, type Member } from '@buble/shared/bubles'
-import type { LocalRow } from '@buble/sync/client/local-db'
+import type { LocalRow } from '@buble/shared/device-rows'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useDevice } from './data-context.tsx'
 

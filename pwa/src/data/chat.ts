@@ -2,13 +2,14 @@
 
 import { CHAT_PAGE_SIZE, type ChatMessage } from '@buble/shared/chat'
 import type { ReactionType } from '@buble/shared/wall'
-import type { LocalDb, LocalRow } from '@buble/sync/client/local-db'
+import type { LocalRow } from '@buble/shared/device-rows'
+import type { DeviceDb } from './device-db.ts'
 import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
-import { createRow } from './device.ts'
+import { type CreateInput, queueCreate } from './device.ts'
 
 /** A message as stored: `_pending` while it (or its edit) has not reached the server. */
 export type LocalChatMessage = ChatMessage & LocalRow
@@ -16,7 +17,7 @@ export type LocalChatMessage = ChatMessage & LocalRow
 const INDEX = '[buble_id+created_at]'
 
 /** The buble's messages from `since` on (or its newest page), and whether older ones exist. */
-async function readWindow(db: LocalDb, bubleId: string, since: string | null) {
+async function readWindow(db: DeviceDb, bubleId: string, since: string | null) {
   const span =
     since === null
       ? db.chat_messages.where(INDEX).between([bubleId, Dexie.minKey], [bubleId, Dexie.maxKey]).reverse().limit(CHAT_PAGE_SIZE)
@@ -28,7 +29,7 @@ async function readWindow(db: LocalDb, bubleId: string, since: string | null) {
 }
 
 /** Up to `count` messages older than `before`, newest first. */
-const olderThan = (db: LocalDb, bubleId: string, before: string, count: number) =>
+const olderThan = (db: DeviceDb, bubleId: string, before: string, count: number) =>
   db.chat_messages
     .where(INDEX)
     .between([bubleId, Dexie.minKey], [bubleId, before], true, false)
@@ -83,19 +84,14 @@ export function useChatMessages(bubleId: string): ChatMessages & {
   }
 }
 
-export interface NewMessage {
-  buble_id: string
-  content: string
-  image_url?: string
-  reply_to_id?: string
-}
+export type NewMessage = CreateInput<'chat.send'>
 
 /** The chat's writes: each shows at once and waits in the outbox; a send answers the new message's id. */
 export function useChatActions() {
   const device = useDevice()
   return useMemo(
     () => ({
-      send: (message: NewMessage) => createRow(device, 'chat.send', message),
+      send: (message: NewMessage) => queueCreate(device, 'chat.send', message),
       edit: (id: string, content: string) => device.mutate('chat.edit', { id, content }),
       remove: (id: string) => device.mutate('chat.delete', { id }),
       /** Toggles the user's reaction of one type (the server toggles too). */

@@ -7,10 +7,13 @@
  */
 
 import { SyncEngine } from '@buble/sync/client/engine'
-import { type Actor, type LocalDb, localDbName, openLocalDb, writeMeta } from '@buble/sync/client/local-db'
+import type { DeviceAuthor } from '@buble/shared/device-rows'
+import { localDbName, writeMeta } from '@buble/sync/client/local-db'
+import { type DeviceDb, openDeviceDb } from './device-db.ts'
 import { rememberServerChanges } from '@buble/sync/client/replica'
 import { startStream } from '@buble/sync/client/stream'
-import type { Change, HandledMutation, MutationInput } from '@buble/sync/protocol'
+import type { MutationName, MutationInput } from '@buble/shared/mutations'
+import type { Change } from '@buble/sync/protocol'
 import { v7 as uuidv7 } from 'uuid'
 import type { ApiClient } from '../session/api-client.ts'
 import { exclusively, locks, roundLock } from './locks.ts'
@@ -20,10 +23,10 @@ import { PULL_MESSAGE } from '../push/push-message.ts'
 
 export interface Device {
   userId: string
-  db: LocalDb
+  db: DeviceDb
   engine: SyncEngine
   /** Applies a change on this device at once and queues it for the server. */
-  mutate<N extends HandledMutation>(name: N, args: MutationInput<N>): Promise<string>
+  mutate<N extends MutationName>(name: N, args: MutationInput<N>): Promise<string>
   /** Stores rows a REST call answered (a buble just joined), as if pulled. */
   remember(changes: readonly Change[]): Promise<void>
   /** Deletes this user's data from the device when it closes (an explicit sign-out). */
@@ -31,14 +34,17 @@ export interface Device {
   close(): void
 }
 
+/** A create's args as a screen writes them: the mutation's input without the id this device chooses. */
+export type CreateInput<N extends MutationName> = Omit<MutationInput<N>, 'id'>
+
 /**
  * Queues a create whose id this device chooses (UUIDv7, as every client-chosen id in the app), so
  * the row made offline keeps it. Answers the new row's id.
  */
-export async function createRow<N extends HandledMutation>(
+export async function queueCreate<N extends MutationName>(
   device: Pick<Device, 'mutate'>,
   name: N,
-  input: Omit<MutationInput<N>, 'id'>,
+  input: CreateInput<N>,
 ): Promise<string> {
   const id = uuidv7()
   await device.mutate(name, { id, ...input } as MutationInput<N>)
@@ -48,7 +54,7 @@ export async function createRow<N extends HandledMutation>(
 export interface DeviceOptions {
   userId: string
   api: ApiClient
-  actor: () => Actor | null
+  actor: () => DeviceAuthor | null
 }
 
 /** Asks for the lead; `lead` runs while this tab holds it and answers how to stop. Answers how to resign. */
@@ -83,7 +89,7 @@ async function requestBackgroundSync(userId: string): Promise<void> {
 }
 
 export function openDevice({ userId, api, actor }: DeviceOptions): Device {
-  const db = openLocalDb(localDbName(userId))
+  const db = openDeviceDb(localDbName(userId))
   const engine = new SyncEngine({
     db,
     transport: apiTransport(api),
@@ -151,7 +157,7 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
  */
 export function assembleDevice(
   userId: string,
-  db: LocalDb,
+  db: DeviceDb,
   engine: SyncEngine,
   release: () => void = () => {},
   onForgotten: () => void = () => {},
@@ -179,6 +185,6 @@ export function assembleDevice(
 }
 
 /** Keeps the token where the service worker can read it (it has no localStorage). */
-export async function storeTokenForWorker(db: LocalDb, auth: { token: string; tokenExpiry: number }) {
+export async function storeTokenForWorker(db: DeviceDb, auth: { token: string; tokenExpiry: number }) {
   await writeMeta(db, AUTH_META_KEY, auth)
 }

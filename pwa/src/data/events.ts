@@ -1,13 +1,13 @@
 /** Events and polls as screens read them (live queries over the device's database), and their writes. */
 
-import type { BubleEvent, CreateEventBody, RsvpStatus, UpdateEventBody } from '@buble/shared/events'
+import type { BubleEvent, RsvpStatus, UpdateEventBody } from '@buble/shared/events'
 import type { Poll } from '@buble/shared/polls'
-import type { LocalRow } from '@buble/sync/client/local-db'
+import type { LocalRow } from '@buble/shared/device-rows'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
-import { createRow } from './device.ts'
+import { type CreateInput, queueCreate } from './device.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalEvent = BubleEvent & LocalRow
@@ -36,13 +36,8 @@ export const useEvents = (bubleId: string) => useBubleRows('events', bubleId, so
 /** A buble's polls, newest first (CONTRACT §3.3); undefined while loading. */
 export const usePolls = (bubleId: string) => useBubleRows('polls', bubleId, newestFirst)
 
-/** What a new event is made of: CreateEventBody as a form gives it, without the id. */
-export type NewEvent = { buble_id: string } & Omit<CreateEventBody, 'id' | 'description' | 'location' | 'external_url' | 'external_source'> & {
-    description?: string | null
-    location?: string | null
-    external_url?: string | null
-    external_source?: string | null
-  }
+/** What a new event is made of: the event.create mutation's input, without the id. */
+export type NewEvent = CreateInput<'event.create'>
 
 /**
  * The writes of events and polls: each shows on the device at once and waits in the outbox for
@@ -52,12 +47,12 @@ export function useEventActions() {
   const device = useDevice()
   return useMemo(
     () => ({
-      createEvent: (event: NewEvent) => createRow(device, 'event.create', event),
+      createEvent: (event: NewEvent) => queueCreate(device, 'event.create', event),
       updateEvent: (id: string, changes: UpdateEventBody) => device.mutate('event.update', { id, ...changes }),
       deleteEvent: (id: string) => device.mutate('event.delete', { id }),
       rsvp: (eventId: string, status: RsvpStatus) => device.mutate('event.rsvp', { event_id: eventId, status }),
       createPoll: (poll: { buble_id: string; question: string; options: string[] }) =>
-        createRow(device, 'poll.create', poll),
+        queueCreate(device, 'poll.create', poll),
       updatePoll: (id: string, changes: { question?: string; options?: string[] }) =>
         device.mutate('poll.update', { id, ...changes }),
       deletePoll: (id: string) => device.mutate('poll.delete', { id }),

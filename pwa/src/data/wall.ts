@@ -1,13 +1,14 @@
 /** The wall and stories as screens read them (live queries over the device's database), and the wall's writes. */
 
 import { TICKER_SIZE, type Comment, type Post, type ReactionType, type Story, WALL_PAGE_SIZE } from '@buble/shared/wall'
-import type { LocalDb, LocalRow } from '@buble/sync/client/local-db'
+import type { LocalRow } from '@buble/shared/device-rows'
+import type { DeviceDb } from './device-db.ts'
 import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
-import { createRow } from './device.ts'
+import { type CreateInput, queueCreate } from './device.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalPost = Post & LocalRow
@@ -15,7 +16,7 @@ export type LocalComment = Comment & LocalRow
 export type LocalStory = Story & LocalRow
 
 /** A buble's newest `limit` posts, newest first, with their authors as the buble's member list now names them. */
-async function newestPosts(db: LocalDb, bubleId: string, limit: number): Promise<LocalPost[]> {
+async function newestPosts(db: DeviceDb, bubleId: string, limit: number): Promise<LocalPost[]> {
   const rows = (await db.posts
     .where('[buble_id+created_at]')
     .between([bubleId, Dexie.minKey], [bubleId, Dexie.maxKey])
@@ -97,11 +98,7 @@ export function useRememberStory(): (story: Story) => Promise<void> {
   return (story) => device.remember([{ entity: 'story', op: 'put', id: story.id, buble_id: story.buble_id, data: story }])
 }
 
-export interface NewPost {
-  buble_id: string
-  content: string
-  image_url?: string
-}
+export type NewPost = CreateInput<'post.create'>
 
 /**
  * The wall's writes: each shows on the device at once and waits in the outbox for the server.
@@ -112,11 +109,11 @@ export function useWallActions() {
   const device = useDevice()
   return useMemo(
     () => ({
-      createPost: (post: NewPost) => createRow(device, 'post.create', post),
+      createPost: (post: NewPost) => queueCreate(device, 'post.create', post),
       updatePost: (id: string, content: string) => device.mutate('post.update', { id, content }),
       deletePost: (id: string) => device.mutate('post.delete', { id }),
       createComment: (postId: string, content: string) =>
-        createRow(device, 'comment.create', { post_id: postId, content }),
+        queueCreate(device, 'comment.create', { post_id: postId, content }),
       updateComment: (id: string, content: string) => device.mutate('comment.update', { id, content }),
       deleteComment: (id: string) => device.mutate('comment.delete', { id }),
       /** Adds (on) or removes the user's reaction of one type. */

@@ -4,12 +4,12 @@
  */
 
 import { SyncEngine } from '@buble/sync/client/engine'
-import { openLocalDb } from '@buble/sync/client/local-db'
 import type { Transport } from '@buble/sync/client/transport'
 import type { Change, PullResponse, PushBody, PushResponse } from '@buble/sync/protocol'
 import Dexie from 'dexie'
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
 import { assembleDevice, type Device, type openDevice } from '../data/device.ts'
+import { openDeviceDb } from '../data/device-db.ts'
 
 // liveQuery (and so every useLiveQuery) silently never runs unless Dexie's own dependencies hold an
 // indexedDB, whatever a database was opened with; Node has none of its own.
@@ -56,7 +56,7 @@ export function testDeviceOpener(server: TestServer = {}): { open: typeof openDe
     },
   }
   const open: typeof openDevice = ({ userId, actor }) => {
-    const db = openLocalDb(`pwa-test-${++counter}`, { indexedDB, IDBKeyRange })
+    const db = openDeviceDb(`pwa-test-${++counter}`, { indexedDB, IDBKeyRange })
     const engine = new SyncEngine({ db, transport, actor, intervalMs: 0 })
     const device = assembleDevice(userId, db, engine, undefined, () => forgotten.push(userId))
     current = device

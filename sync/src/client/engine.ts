@@ -9,15 +9,11 @@
  * the browser), and a round asked for while one runs happens right after it.
  */
 
+import type { DeviceAuthor } from '@buble/shared/device-rows'
+import { MUTATION_ARGS, type MutationInput, type MutationName } from '@buble/shared/mutations'
 import { v7 as uuidv7 } from 'uuid'
-import {
-  type HandledMutation,
-  INTERNAL_REJECTION,
-  MAX_PUSH_BATCH,
-  MUTATION_ARGS,
-  type MutationInput,
-} from '../protocol.ts'
-import { type Actor, type LocalDb, type OutboxEntry, readMeta, writeMeta } from './local-db.ts'
+import { INTERNAL_REJECTION, MAX_PUSH_BATCH } from '../protocol.ts'
+import { type LocalDb, type OutboxEntry, readMeta, writeMeta } from './local-db.ts'
 import {
   applyPulled,
   CURSOR_KEY,
@@ -87,7 +83,7 @@ export interface EngineOptions {
   db: LocalDb
   transport: Transport
   /** Who is signed in; mutations need someone. */
-  actor: () => Actor | null
+  actor: () => DeviceAuthor | null
   /** Runs a round alone among every context sharing this database (default: no lock). */
   exclusive?: <T>(fn: () => Promise<T>) => Promise<T>
   /** Called when the server could not be reached (the browser registers a background sync). */
@@ -140,7 +136,7 @@ export class SyncEngine {
    * Checks the args, applies the change on the device and queues it, then starts a round.
    * Throws the schema's error for bad args; resolves with the mutation's id once it is stored.
    */
-  async mutate<N extends HandledMutation>(name: N, input: MutationInput<N>): Promise<string> {
+  async mutate<N extends MutationName>(name: N, input: MutationInput<N>): Promise<string> {
     const args = MUTATION_ARGS[name].parse(input)
     const actor = this.options.actor()
     if (!actor) throw new Error('Sign in to make changes')

@@ -4,24 +4,21 @@
  * the mutations the server refused, and the sync state. One database per signed-in user.
  */
 
+import type { DeviceAuthor, LocalRow, OptimisticOf } from '@buble/shared/device-rows'
+import type { Entity } from '@buble/shared/entities'
+import type { MUTATION_ARGS, MutationName } from '@buble/shared/mutations'
 import Dexie, { type DexieOptions, type Table } from 'dexie'
-import type { Entity, HandledMutation } from '../protocol.ts'
 
-/** A synced row as stored: the entity's REST shape plus its change id and buble. */
-export interface LocalRow {
-  id: string
-  buble_id: string | null
-  /** Set on rows changed here and not yet confirmed by a pull. */
-  _pending?: true
-  [field: string]: unknown
-}
-
-/** Who makes the mutations on this device: what optimistic rows say about their author. */
-export interface Actor {
-  id: string
-  name: string
-  email: string
-  avatar_url: string | null
+/**
+ * What a device database holds besides the engine's own tables, given by the app when it opens one:
+ * where each entity's rows live, the indexes of those tables per version, and what each mutation
+ * does to them before the server answers.
+ */
+export interface DeviceSchema<T extends string = string> {
+  tables: Record<Entity, T>
+  /** One entry per version of the database; a later version lists only the tables it changes. */
+  versions: Partial<Record<T, string>>[]
+  optimistic: OptimisticOf<typeof MUTATION_ARGS>
 }
 
 export interface OutboxEntry {
@@ -29,10 +26,10 @@ export interface OutboxEntry {
   seq?: number
   /** The mutation's id (a UUID), its idempotency key on the server. */
   id: string
-  name: HandledMutation
+  name: MutationName
   args: unknown
   createdAt: string
-  actor: Actor
+  actor: DeviceAuthor
   /** `table:id` of every row the optimistic change touched. */
   touches: string[]
   /**
@@ -40,14 +37,14 @@ export interface OutboxEntry {
    * pulled rows) until a complete pull brings the server's own version of its effects.
    */
   status: 'pending' | 'applied'
-  /** What the change came to when it was made (a toggle's on or off; optimistic.ts `settle`); device only. */
+  /** What the change came to when it was made (a toggle's on or off; the change's `settle`); device only. */
   settled?: unknown
 }
 
 /** The newest server version of a row that has pending changes (null: the server has no such row). */
 export interface Shadow {
   key: string
-  table: RowTable
+  table: string
   rowId: string
   value: LocalRow | null
 }
@@ -58,7 +55,7 @@ export interface Shadow {
  */
 export interface Rejection {
   id: string
-  name: HandledMutation
+  name: MutationName
   args: unknown
   code: string
   message: string
@@ -72,57 +69,36 @@ export interface MetaRow {
   value: unknown
 }
 
-/** Where each entity's rows live. */
-export const ENTITY_TABLE = {
-  buble: 'bubles',
-  member: 'members',
-  post: 'posts',
-  comment: 'comments',
-  event: 'events',
-  poll: 'polls',
-  chat_message: 'chat_messages',
-  story: 'stories',
-  unread: 'unread',
-} as const satisfies Record<Entity, string>
+export const rowKey = (table: string, id: string) => `${table}:${id}`
 
-export type RowTable = (typeof ENTITY_TABLE)[Entity]
-export const ROW_TABLES = Object.values(ENTITY_TABLE) as RowTable[]
-
-export const rowKey = (table: RowTable, id: string) => `${table}:${id}`
-
-export type LocalDb = Dexie & { [T in RowTable]: Table<LocalRow, string> } & {
+/** A device database: the engine's tables, and the app's row tables (`T`) typed for its own reads. */
+export type LocalDb<T extends string = never> = Dexie & { [K in T]: Table<LocalRow, string> } & {
   outbox: Table<OutboxEntry, number>
   shadows: Table<Shadow, string>
   rejections: Table<Rejection, string>
   meta: Table<MetaRow, string>
+  /** The schema it was opened with. */
+  readonly device: DeviceSchema
 }
 
 /** The database of one user on this device. */
 export const localDbName = (userId: string) => `buble-${userId}`
 
-/** Opens (creating or upgrading) a device database; `options` lets tests pass fake-indexeddb. */
-export function openLocalDb(name: string, options?: DexieOptions): LocalDb {
-  const db = new Dexie(name, options) as LocalDb
-  db.version(1).stores({
-    bubles: 'id, slug, created_at',
-    members: 'id, buble_id, user_id',
-    posts: 'id, buble_id, created_at',
-    comments: 'id, buble_id, post_id',
-    events: 'id, buble_id, event_time',
-    polls: 'id, buble_id, created_at',
-    chat_messages: 'id, buble_id, created_at',
-    stories: 'id, buble_id, expires_at',
-    unread: 'id, buble_id',
-    outbox: '++seq, &id',
-    shadows: 'key',
-    rejections: 'id, at',
-    meta: 'key',
+/** The engine's own tables, there since the first version. */
+const ENGINE_TABLES = { outbox: '++seq, &id', shadows: 'key', rejections: 'id, at', meta: 'key' }
+
+/** Opens (creating or upgrading) a device database of `device`; `options` lets tests pass fake-indexeddb. */
+export function openLocalDb<T extends string>(
+  name: string,
+  device: DeviceSchema<T>,
+  options?: DexieOptions,
+): LocalDb<T> {
+  const db = new Dexie(name, options)
+  device.versions.forEach((rowTables, i) => {
+    const tables = rowTables as Record<string, string>
+    db.version(i + 1).stores(i === 0 ? { ...tables, ...ENGINE_TABLES } : tables)
   })
-  // A buble's wall, newest first, without walking every other buble's posts.
-  db.version(2).stores({ posts: 'id, buble_id, created_at, [buble_id+created_at]' })
-  // A buble's chat, newest page first, the same way.
-  db.version(3).stores({ chat_messages: 'id, buble_id, created_at, [buble_id+created_at]' })
-  return db
+  return Object.assign(db, { device: device as DeviceSchema }) as LocalDb<T>
 }
 
 /** Reads one sync-state value. */

@@ -6,49 +6,37 @@
  * Each operation is one Dexie transaction: a crash leaves the replica before or after it, never between.
  */
 
+import type { DeviceAuthor, LocalRow, RowRef, RowStore } from '@buble/shared/device-rows'
 import type { Change, MutationResult, PullResponse } from '../protocol.ts'
-import {
-  type Actor,
-  ENTITY_TABLE,
-  type LocalDb,
-  type LocalRow,
-  type OutboxEntry,
-  ROW_TABLES,
-  type RowTable,
-  rowKey,
-  writeMeta,
-} from './local-db.ts'
-import { OPTIMISTIC, type RowStore } from './optimistic.ts'
+import { type LocalDb, type OutboxEntry, rowKey, writeMeta } from './local-db.ts'
 
 export const CURSOR_KEY = 'cursor'
 
+/** One of the app's row tables (the device schema's), as Dexie holds it. */
+const rowTable = (db: LocalDb, table: string) => db.table<LocalRow, string>(table)
+
+/** The app's row tables, each once (entities may share one). */
+const rowTables = (db: LocalDb) => [...new Set(Object.values(db.device.tables))]
+
 const storeOf = (db: LocalDb): RowStore => ({
-  get: (table, id) => db[table].get(id),
+  get: (table, id) => rowTable(db, table).get(id),
   put: async (table, row) => {
-    await db[table].put(row)
+    await rowTable(db, table).put(row)
   },
-  delete: (table, id) => db[table].delete(id),
+  delete: (table, id) => rowTable(db, table).delete(id),
 })
 
-const everything = (db: LocalDb) => [
-  ...ROW_TABLES.map((table) => db[table]),
-  db.outbox,
-  db.shadows,
-  db.rejections,
-  db.meta,
-]
-
 /** One mutation's optimistic change, with its names' types erased. */
-const optimisticOf = (entry: Pick<OutboxEntry, 'name'>) =>
-  OPTIMISTIC[entry.name] as {
-    touches(args: unknown, actor: Actor): { table: RowTable; id: string }[]
-    settle?(store: RowStore, args: unknown, actor: Actor): Promise<unknown>
-    apply(store: RowStore, args: unknown, actor: Actor, createdAt: string, settled?: unknown): Promise<void>
+const optimisticOf = (db: LocalDb, entry: Pick<OutboxEntry, 'name'>) =>
+  db.device.optimistic[entry.name] as {
+    touches(args: unknown, author: DeviceAuthor): RowRef[]
+    settle?(store: RowStore, args: unknown, author: DeviceAuthor): Promise<unknown>
+    apply(store: RowStore, args: unknown, author: DeviceAuthor, createdAt: string, settled?: unknown): Promise<void>
   }
 
 /** Applies one outbox entry's optimistic change. */
 function applyEntry(db: LocalDb, entry: OutboxEntry): Promise<void> {
-  return optimisticOf(entry).apply(storeOf(db), entry.args, entry.actor, entry.createdAt, entry.settled)
+  return optimisticOf(db, entry).apply(storeOf(db), entry.args, entry.actor, entry.createdAt, entry.settled)
 }
 
 /** Restores every shadowed row to its server version, forgets shadows nothing touches any more, and re-applies the outbox. */
@@ -56,8 +44,8 @@ async function rebase(db: LocalDb): Promise<void> {
   const entries = await db.outbox.orderBy('seq').toArray()
   const touched = new Set(entries.flatMap((entry) => entry.touches))
   for (const shadow of await db.shadows.toArray()) {
-    if (shadow.value) await db[shadow.table].put(shadow.value)
-    else await db[shadow.table].delete(shadow.rowId)
+    if (shadow.value) await rowTable(db, shadow.table).put(shadow.value)
+    else await rowTable(db, shadow.table).delete(shadow.rowId)
     if (!touched.has(shadow.key)) await db.shadows.delete(shadow.key)
   }
   for (const entry of entries) await applyEntry(db, entry)
@@ -65,14 +53,14 @@ async function rebase(db: LocalDb): Promise<void> {
 
 /** Queues a mutation and applies its optimistic change, together or not at all. */
 export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'touches' | 'status'>): Promise<void> {
-  const optimistic = optimisticOf(entry)
+  const optimistic = optimisticOf(db, entry)
   const refs = optimistic.touches(entry.args, entry.actor)
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     for (const { table, id } of refs) {
       const key = rowKey(table, id)
       // The first pending change to a row keeps the server's version of it.
       if (!(await db.shadows.get(key))) {
-        await db.shadows.put({ key, table, rowId: id, value: (await db[table].get(id)) ?? null })
+        await db.shadows.put({ key, table, rowId: id, value: (await rowTable(db, table).get(id)) ?? null })
       }
     }
     const settled = await optimistic.settle?.(storeOf(db), entry.args, entry.actor)
@@ -94,7 +82,7 @@ export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'to
  */
 async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
   const shadows = new Map((await db.shadows.toArray()).map((shadow) => [shadow.key, shadow]))
-  const writes = new Map<RowTable, Map<string, LocalRow | null>>()
+  const writes = new Map<string, Map<string, LocalRow | null>>()
 
   async function flush() {
     for (const [table, rows] of writes) {
@@ -104,14 +92,14 @@ async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<vo
         if (row) puts.push(row)
         else dels.push(id)
       }
-      if (puts.length > 0) await db[table].bulkPut(puts)
-      if (dels.length > 0) await db[table].bulkDelete(dels)
+      if (puts.length > 0) await rowTable(db, table).bulkPut(puts)
+      if (dels.length > 0) await rowTable(db, table).bulkDelete(dels)
     }
     writes.clear()
     for (const shadow of shadows.values()) await db.shadows.put(shadow)
   }
 
-  function write(table: RowTable, id: string, row: LocalRow | null) {
+  function write(table: string, id: string, row: LocalRow | null) {
     const shadow = shadows.get(rowKey(table, id))
     if (shadow) {
       shadows.set(shadow.key, { ...shadow, value: row })
@@ -123,7 +111,7 @@ async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<vo
   }
 
   for (const change of changes) {
-    const table = ENTITY_TABLE[change.entity]
+    const table = db.device.tables[change.entity]
     if (change.op === 'del' && change.entity === 'buble') {
       await flush()
       await dropBuble(db, change.id)
@@ -140,10 +128,12 @@ async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<vo
 
 /** A buble is gone from this device: every row of it goes, shadows included. */
 async function dropBuble(db: LocalDb, bubleId: string) {
-  await db.bubles.delete(bubleId)
-  for (const table of ROW_TABLES) if (table !== 'bubles') await db[table].where('buble_id').equals(bubleId).delete()
+  const bubles = db.device.tables.buble
+  await rowTable(db, bubles).delete(bubleId)
+  for (const table of rowTables(db))
+    if (table !== bubles) await rowTable(db, table).where('buble_id').equals(bubleId).delete()
   for (const shadow of await db.shadows.toArray()) {
-    if (shadow.value?.buble_id === bubleId || (shadow.table === 'bubles' && shadow.rowId === bubleId))
+    if (shadow.value?.buble_id === bubleId || (shadow.table === bubles && shadow.rowId === bubleId))
       await db.shadows.put({ ...shadow, value: null })
   }
 }
@@ -153,10 +143,10 @@ async function dropBuble(db: LocalDb, bubleId: string) {
  * mutations the server had applied before it: their effects are in the rows it brought.
  */
 export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     if (page.reset) {
       // Start over from the server's state; what is still pending is re-applied on top.
-      for (const table of ROW_TABLES) await db[table].clear()
+      for (const table of rowTables(db)) await rowTable(db, table).clear()
       await db.shadows.toCollection().modify({ value: null })
     }
     await applyChanges(db, page.changes)
@@ -173,7 +163,7 @@ export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
 
 /** Stores rows the server sent outside a pull (a REST answer), as a pull would; the cursor stays. */
 export function rememberServerChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     await applyChanges(db, changes)
     await rebase(db)
   })
@@ -181,7 +171,7 @@ export function rememberServerChanges(db: LocalDb, changes: readonly Change[]): 
 
 /** Marks answered mutations applied, and undoes refused ones (kept as rejections with what they carried). */
 export function settleResults(db: LocalDb, results: readonly MutationResult[], at: string): Promise<number> {
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     let refused = 0
     for (const result of results) {
       const entry = await db.outbox.where('id').equals(result.id).first()
@@ -223,7 +213,7 @@ export function requeueRejection(
   rejectionId: string,
   entry: Omit<OutboxEntry, 'seq' | 'touches' | 'status'>,
 ): Promise<boolean> {
-  return db.transaction('rw', everything(db), async () => {
+  return db.transaction('rw', db.tables, async () => {
     if (!(await db.rejections.get(rejectionId))) return false
     await recordMutation(db, entry)
     await db.rejections.delete(rejectionId)

@@ -1,27 +1,23 @@
 /** Test helpers for the client half: a device database in memory, a scriptable transport, a hand-moved clock. */
 
+import type { DeviceAuthor, LocalRow, RowStore } from '@buble/shared/device-rows'
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
-import type {
-  HandledMutation,
-  MutationArgs,
-  MutationResult,
-  PullResponse,
-  PushBody,
-  PushResponse,
-} from '../protocol.ts'
+import type { MutationResult, PullResponse, PushBody, PushResponse } from '../protocol.ts'
 import type { Timers } from './engine.ts'
-import { type Actor, type LocalDb, type LocalRow, openLocalDb, type RowTable } from './local-db.ts'
-import { OPTIMISTIC, type RowStore } from './optimistic.ts'
+import { type DeviceSchema, type LocalDb, openLocalDb } from './local-db.ts'
 import type { Transport } from './transport.ts'
 
 let counter = 0
 
-/** A fresh device database (fake-indexeddb); open it again by `name` to simulate a restart. */
-export function testDb(name = `test-${process.pid}-${++counter}`): LocalDb {
-  return openLocalDb(name, { indexedDB, IDBKeyRange })
+/** A fresh device database of `device` (fake-indexeddb); open it again by `name` to simulate a restart. */
+export function openTestDb<T extends string>(
+  device: DeviceSchema<T>,
+  name = `test-${process.pid}-${++counter}`,
+): LocalDb<T> {
+  return openLocalDb(name, device, { indexedDB, IDBKeyRange })
 }
 
-export const alice: Actor = {
+export const alice: DeviceAuthor = {
   id: '0192b3c4-0000-7000-8000-00000000a11c',
   name: 'Alice Andersson',
   email: 'alice@example.com',
@@ -33,7 +29,7 @@ export const B1 = '0192b3c4-0000-7000-8000-0000000000b1'
 export const AT = '2026-11-23T10:00:00.000Z'
 
 /** A second member, for rows the device did not write. */
-export const bob: Actor = {
+export const bob: DeviceAuthor = {
   id: '0192b3c4-0000-7000-8000-000000000b0b',
   name: 'Bob Berg',
   email: 'bob@example.com',
@@ -114,9 +110,9 @@ export function recordingTransport(base: Transport): { transport: Transport; ans
 }
 
 /** Rows in memory, for running one change by itself. */
-export function memoryStore(rows: { table: RowTable; row: LocalRow }[] = []) {
-  const tables = new Map<RowTable, Map<string, LocalRow>>()
-  const tableOf = (table: RowTable) => {
+export function memoryStore(rows: { table: string; row: LocalRow }[] = []) {
+  const tables = new Map<string, Map<string, LocalRow>>()
+  const tableOf = (table: string) => {
     if (!tables.has(table)) tables.set(table, new Map())
     return tables.get(table)!
   }
@@ -136,16 +132,3 @@ export function memoryStore(rows: { table: RowTable; row: LocalRow }[] = []) {
     )
   return { store, snapshot }
 }
-
-/** Runs one mutation's optimistic change by itself, as the replica would. */
-export const applyOptimistic = <N extends HandledMutation>(
-  store: RowStore,
-  name: N,
-  args: MutationArgs<N>,
-  actor: Actor,
-  createdAt: string,
-  settled?: unknown,
-) =>
-  (
-    OPTIMISTIC[name] as { apply(s: RowStore, a: unknown, actor: Actor, at: string, settled?: unknown): Promise<void> }
-  ).apply(store, args, actor, createdAt, settled)

@@ -4,7 +4,8 @@
  * version 0); a buble left comes as a `del`. A quiet caller costs two small reads and no scan.
  */
 
-import type { Change, Entity, PullResponse } from '../protocol.ts'
+import type { Entity } from '@buble/shared/entities'
+import type { Change, PullResponse } from '../protocol.ts'
 import {
   advanceCursor,
   type CursorState,

@@ -1,6 +1,7 @@
 /** The bubles feature in sync: its synced tables (bubles, members) and the mutations it handles. */
 
-import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { BUBLE_MUTATIONS } from '@buble/shared/mutations'
+import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import type { InvitesService } from './invites.ts'
 import { loadBubles, loadMembersByKey } from './queries.ts'
@@ -38,10 +39,7 @@ export function bubleMutations({
 }: {
   bubles: BublesService
   invites: InvitesService
-}): Pick<
-  MutationHandlers,
-  'buble.create' | 'buble.delete' | 'buble.leave' | 'invite.create' | 'invite.accept' | 'invite.revoke'
-> {
+}): MutationHandlersOf<typeof BUBLE_MUTATIONS> {
   return {
     'buble.create': async (user, args) => (await bubles.create(user, args)).buble,
     'buble.delete': async (user, args) => {

@@ -1,6 +1,7 @@
 /** Chat in sync: its synced table, what counts on the chat tab, and its mutations. */
 
-import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { CHAT_MUTATIONS } from '@buble/shared/mutations'
+import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import { loadMessages } from './queries.ts'
 import type { ChatService } from './service.ts'
@@ -25,9 +26,7 @@ export const chatSyncSources: SyncSource[] = [
   },
 ]
 
-export const chatMutations = (
-  chat: ChatService,
-): Pick<MutationHandlers, 'chat.send' | 'chat.edit' | 'chat.delete' | 'chat.react'> => ({
+export const chatMutations = (chat: ChatService): MutationHandlersOf<typeof CHAT_MUTATIONS> => ({
   'chat.send': async (user, { buble_id, ...body }) => (await chat.send(user, buble_id, body)).value,
   'chat.edit': (user, args) => chat.edit(user, args.id, args.content),
   'chat.delete': async (user, args) => {

@@ -1,6 +1,7 @@
 /** Events in sync: their synced tables, what counts on their tabs, and their mutations. */
 
-import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { EVENT_MUTATIONS } from '@buble/shared/mutations'
+import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import type { EventsService } from './events-service.ts'
 import { loadEvents } from './queries.ts'
@@ -21,9 +22,7 @@ export const eventsSyncSources: SyncSource[] = [
   { entity: 'event', scan: scanTable('event', 'events', 'buble_id'), load: (db, ids) => loadEvents(db, ids) },
 ]
 
-type EventsMutation = 'event.create' | 'event.update' | 'event.delete' | 'event.rsvp'
-
-export const eventsMutations = (events: EventsService): Pick<MutationHandlers, EventsMutation> => ({
+export const eventsMutations = (events: EventsService): MutationHandlersOf<typeof EVENT_MUTATIONS> => ({
   'event.create': async (user, { buble_id, ...body }) => (await events.createEvent(user, buble_id, body)).value,
   'event.update': (user, { id, ...body }) => events.updateEvent(user, id, body),
   'event.delete': async (user, args) => {

@@ -1,6 +1,7 @@
 /** Polls in sync: their synced table, what counts on their tab, and their mutations. */
 
-import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { POLL_MUTATIONS } from '@buble/shared/mutations'
+import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import { loadPolls } from './queries.ts'
 import type { PollsService } from './service.ts'
@@ -26,9 +27,7 @@ export const pollsSyncSources: SyncSource[] = [
   },
 ]
 
-type PollsMutation = 'poll.create' | 'poll.update' | 'poll.delete' | 'poll.vote' | 'poll.unvote'
-
-export const pollsMutations = (polls: PollsService): Pick<MutationHandlers, PollsMutation> => ({
+export const pollsMutations = (polls: PollsService): MutationHandlersOf<typeof POLL_MUTATIONS> => ({
   'poll.create': async (user, { buble_id, ...body }) => (await polls.createPoll(user, buble_id, body)).value,
   'poll.update': (user, { id, ...body }) => polls.updatePoll(user, id, body),
   'poll.delete': async (user, args) => {

@@ -3,13 +3,14 @@
  * fake-indexeddb, the app over HTTP (in process, or a child process that crashes on purpose).
  */
 
+import type { DeviceAuthor } from '@buble/shared/device-rows'
 import { SyncEngine } from '@buble/sync/client/engine'
-import type { Actor, LocalDb } from '@buble/sync/client/local-db'
-import { recordingTransport, testDb } from '@buble/sync/client/test-kit'
+import { recordingTransport } from '@buble/sync/client/test-kit'
 import { createFetchTransport } from '@buble/sync/client/transport'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Backend, backends, openTestDatabase, type TestDatabase } from '../../testing/databases.ts'
+import { type DeviceDb, testDb } from '../../testing/device-db.ts'
 import { createHarness, type Harness, PASSWORD, uniqueEmail } from '../../testing/harness.ts'
 import { type ServerProcess, startServerProcess } from '../../testing/server-process.ts'
 import { mutation, pullAll, push } from '../../testing/sync.ts'
@@ -18,8 +19,8 @@ const offlineFetch: typeof fetch = () => Promise.reject(new TypeError('Failed to
 
 /** A device: its database, and an engine over a transport that records what the server answered. */
 function device(
-  db: LocalDb,
-  actor: Actor,
+  db: DeviceDb,
+  actor: DeviceAuthor,
   token: string,
   fetchFn: typeof fetch,
   extra: Partial<ConstructorParameters<typeof SyncEngine>[0]> = {},
@@ -31,7 +32,12 @@ function device(
   return { engine, answers }
 }
 
-const actorOf = (id: string, email: string, name = 'Device Owner'): Actor => ({ id, email, name, avatar_url: null })
+const actorOf = (id: string, email: string, name = 'Device Owner'): DeviceAuthor => ({
+  id,
+  email,
+  name,
+  avatar_url: null,
+})
 
 describe.each(backends())('the sync engine with the real server on %s', (backend: Backend) => {
   let h: Harness

@@ -9,11 +9,10 @@
  * the whole push, which the device retries as it is. Decision 55.
  */
 
+import { isMutationName, MUTATION_ARGS } from '@buble/shared/mutations'
 import { findUnsafeText, isMutationNameText } from '@buble/shared/text'
 import {
   INTERNAL_REJECTION,
-  isHandledMutation,
-  MUTATION_ARGS,
   type Mutation,
   type MutationResult,
   type PushBody,
@@ -63,7 +62,7 @@ function prepare(
   mutation: Mutation,
 ): { run: () => Promise<unknown> } | { rejection: Rejection } {
   const { name } = mutation
-  if (!isHandledMutation(name))
+  if (!isMutationName(name))
     return {
       rejection: {
         code: 'UNKNOWN_MUTATION',
@@ -156,7 +155,7 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
         const stored = await applyOne(w, user, mutation)
         known.set(mutation.id, { userId: user.id, result: stored })
         // Only a name of ours is stored: any other is recorded as unknown, whatever it holds.
-        const name = isHandledMutation(mutation.name) ? mutation.name : UNKNOWN_NAME
+        const name = isMutationName(mutation.name) ? mutation.name : UNKNOWN_NAME
         records.push({ id: mutation.id, userId: user.id, clientId: body.clientId, name, result: stored })
         answers.push(answer(mutation.id, stored, false))
       }

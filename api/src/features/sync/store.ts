@@ -3,7 +3,7 @@
  * `(buble_id, version)`, one leg per synced table plus the tombstones, each cut to the page size.
  */
 
-import type { Entity } from '@buble/sync/protocol'
+import type { Entity } from '@buble/shared/entities'
 import type { PullOutline, PullStore, ScannedChange, ScanRequest } from '@buble/sync/server/pull'
 import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'

@@ -1,8 +1,9 @@
 /** Unread counters in sync: the caller's own read marks, and a loader computing counters per caller. */
 
+import type { UNREAD_MUTATIONS } from '@buble/shared/mutations'
 import type { ContentType } from '@buble/shared/unread'
 import { sql } from 'drizzle-orm'
-import type { MutationHandlers, SyncSource } from '../../lib/sync-sources.ts'
+import type { MutationHandlersOf, SyncSource } from '../../lib/sync-sources.ts'
 import type { UnreadService } from './service.ts'
 
 export function unreadSyncSource(unread: UnreadService): SyncSource {
@@ -20,7 +21,7 @@ export function unreadSyncSource(unread: UnreadService): SyncSource {
   }
 }
 
-export const unreadMutations = (unread: UnreadService): Pick<MutationHandlers, 'unread.read'> => ({
+export const unreadMutations = (unread: UnreadService): MutationHandlersOf<typeof UNREAD_MUTATIONS> => ({
   'unread.read': async (user, args) => {
     await unread.markRead(user, args.buble_id, args.contentType)
     return null

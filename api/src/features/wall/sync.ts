@@ -1,6 +1,7 @@
 /** The wall in sync: their synced tables, what counts on the wall tab, and their mutations. */
 
-import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { WALL_MUTATIONS } from '@buble/shared/mutations'
+import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import { loadComments, loadPosts } from './queries.ts'
 import type { WallService } from './service.ts'
@@ -22,17 +23,7 @@ export const wallSyncSources: SyncSource[] = [
   { entity: 'comment', scan: scanTable('comment', 'comments', 'buble_id'), load: (db, ids) => loadComments(db, ids) },
 ]
 
-type WallMutation =
-  | 'post.create'
-  | 'post.update'
-  | 'post.delete'
-  | 'comment.create'
-  | 'comment.update'
-  | 'comment.delete'
-  | 'reaction.add'
-  | 'reaction.remove'
-
-export const wallMutations = (wall: WallService): Pick<MutationHandlers, WallMutation> => ({
+export const wallMutations = (wall: WallService): MutationHandlersOf<typeof WALL_MUTATIONS> => ({
   'post.create': async (user, { buble_id, ...body }) => (await wall.createPost(user, buble_id, body)).value,
   'post.update': (user, args) => wall.updatePost(user, args.id, args.content),
   'post.delete': async (user, args) => {

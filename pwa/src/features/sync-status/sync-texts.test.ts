@@ -1,4 +1,4 @@
-import type { HandledMutation } from '@buble/sync/protocol'
+import type { MutationName } from '@buble/shared/mutations'
 import { expect, test } from 'vitest'
 import {
   describeRejection,
@@ -9,7 +9,7 @@ import {
   tryAgainText,
 } from './sync-texts.ts'
 
-test.each<[HandledMutation, Record<string, unknown>, string, string | null]>([
+test.each<[MutationName, Record<string, unknown>, string, string | null]>([
   ['buble.create', { id: 'b1', name: 'Book Club' }, 'Failed to create Buble. Please try again.', 'Book Club'],
   ['buble.delete', { id: 'b1' }, 'Failed to delete Buble', null],
   ['buble.leave', { buble_id: 'b1' }, 'Failed to perform action', null],
@@ -52,7 +52,7 @@ test.each<[HandledMutation, Record<string, unknown>, string, string | null]>([
 })
 
 test('a mutation this version does not know still gets a headline, and args that are not an object keep nothing', () => {
-  expect(describeRejection({ name: 'chat.future' as HandledMutation, args: { content: 'Hi' } })).toEqual({
+  expect(describeRejection({ name: 'chat.future' as MutationName, args: { content: 'Hi' } })).toEqual({
     headline: 'A change was not saved',
     text: null,
   })

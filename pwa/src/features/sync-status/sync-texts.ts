@@ -1,7 +1,8 @@
 /** What the sync status says: the header's few words, and what each refused change was, in the user's terms. */
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
-import { type HandledMutation, INTERNAL_REJECTION } from '@buble/sync/protocol'
+import type { MutationName } from '@buble/shared/mutations'
+import { INTERNAL_REJECTION } from '@buble/sync/protocol'
 import type { Rejection, SyncSummary } from '../../data/sync-status.ts'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { formatClock, formatDay, formatMoment } from '../../ui/format.ts'
@@ -39,7 +40,7 @@ export function statusDescription({ state, notSaved }: Pick<SyncSummary, 'state'
 // The same words the screen would have shown had the change failed there and then (spec part 1 §8,
 // part 2 §8; the spec names no text for a reaction (a chat reaction is an 'action'); RSVPs, votes and deletes of events and polls
 // are 'actions').
-const HEADLINES: Record<HandledMutation, string> = {
+const HEADLINES: Record<MutationName, string> = {
   'buble.create': ERROR_TEXTS.createBuble,
   'buble.delete': ERROR_TEXTS.deleteBuble,
   'buble.leave': ERROR_TEXTS.performAction,
@@ -81,7 +82,7 @@ const lines = (...values: unknown[]): string | null =>
     .filter((part) => part !== null)
     .join('\n') || null
 
-function keptText(name: HandledMutation, args: Record<string, unknown>): string | null {
+function keptText(name: MutationName, args: Record<string, unknown>): string | null {
   switch (name) {
     case 'buble.create':
       return typed(args.name)

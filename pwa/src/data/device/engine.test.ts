@@ -1,10 +1,12 @@
 import { v7 as uuidv7 } from 'uuid'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Change, PullResponse, PushBody, PushResponse } from '../protocol.ts'
-import { BACKOFF, STRIKES_KEY, SyncEngine } from './engine.ts'
-import { type LocalDb, readMeta } from './local-db.ts'
-import { alice, manualClock, scriptedTransport, testDb } from './test-kit.ts'
-import { TransportError } from './transport.ts'
+import type { Change, PullResponse, PushBody, PushResponse } from '@buble/sync/protocol'
+import { BACKOFF, STRIKES_KEY, SyncEngine } from '@buble/sync/client/engine'
+import type { DeviceDb } from '../device-db.ts'
+import { readMeta } from '@buble/sync/client/local-db'
+import { alice, manualClock, scriptedTransport } from '@buble/sync/client/test-kit'
+import { testDb } from '../../test/device-kit.ts'
+import { TransportError } from '@buble/sync/client/transport'
 
 const B1 = '0192b3c4-0000-7000-8000-0000000000b1'
 const B2 = '0192b3c4-0000-7000-8000-0000000000b2'
@@ -20,7 +22,7 @@ const serverBuble = (id: string, name: string, extra: Record<string, unknown> = 
 
 const page = (changes: Change[], cursor = 'c1', hasMore = false): PullResponse => ({ cursor, hasMore, changes })
 
-let dbs: LocalDb[] = []
+let dbs: DeviceDb[] = []
 const freshDb = () => {
   const db = testDb()
   dbs.push(db)
@@ -34,7 +36,7 @@ afterEach(() => {
   dbs = []
 })
 
-function engineWith(db: LocalDb, script: Parameters<typeof scriptedTransport>[0] = {}, extra = {}) {
+function engineWith(db: DeviceDb, script: Parameters<typeof scriptedTransport>[0] = {}, extra = {}) {
   const clock = manualClock()
   const scripted = scriptedTransport(script)
   const engine = new SyncEngine({
@@ -465,7 +467,7 @@ const serverError = () => new TransportError('server', 'Internal server error', 
 const contentOf = (m: PushBody['mutations'][number]) => m.args.content
 
 /** Queues chat messages offline, one per text; answers their mutation ids. */
-async function queueMessages(db: LocalDb, texts: string[]): Promise<string[]> {
+async function queueMessages(db: DeviceDb, texts: string[]): Promise<string[]> {
   const { engine } = engineWith(db, {}, { isOnline: () => false })
   const ids: string[] = []
   for (const content of texts) ids.push(await engine.mutate('chat.send', { id: uuidv7(), buble_id: B1, content }))

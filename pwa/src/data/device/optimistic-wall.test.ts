@@ -1,10 +1,13 @@
+import type { MutationArgs, MutationName } from '@buble/shared/mutations'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Change, HandledMutation, MutationArgs, PullResponse } from '../protocol.ts'
-import { SyncEngine } from './engine.ts'
-import type { LocalDb, LocalRow } from './local-db.ts'
-import type { RowStore } from './optimistic.ts'
-import { applyPulled } from './replica.ts'
-import { AT, alice, applyOptimistic, B1, bob, manualClock, memoryStore, scriptedTransport, testDb } from './test-kit.ts'
+import type { Change, PullResponse } from '@buble/sync/protocol'
+import { SyncEngine } from '@buble/sync/client/engine'
+import type { DeviceDb } from '../device-db.ts'
+import type { LocalRow } from '@buble/shared/device-rows'
+import type { RowStore } from '@buble/shared/device-rows'
+import { applyPulled } from '@buble/sync/client/replica'
+import { AT, alice, B1, bob, manualClock, memoryStore, scriptedTransport } from '@buble/sync/client/test-kit'
+import { applyOptimistic, testDb } from '../../test/device-kit.ts'
 
 const P1 = '0192b3c4-0000-7000-8000-0000000000f1'
 const P2 = '0192b3c4-0000-7000-8000-0000000000f2'
@@ -43,7 +46,7 @@ const serverComment = (id: string, postId = P1): LocalRow => ({
   isEdited: false,
 })
 
-const apply = <N extends HandledMutation>(store: RowStore, name: N, args: MutationArgs<N>, actor = alice) =>
+const apply = <N extends MutationName>(store: RowStore, name: N, args: MutationArgs<N>, actor = alice) =>
   applyOptimistic(store, name, args, actor, AT)
 
 const seeded = () =>
@@ -53,7 +56,7 @@ const seeded = () =>
   ])
 
 describe('applying a wall change twice is the same as once', () => {
-  test.each<[string, HandledMutation, Record<string, unknown>]>([
+  test.each<[string, MutationName, Record<string, unknown>]>([
     ['post.create', 'post.create', { id: P2, buble_id: B1, content: 'New post' }],
     ['post.update', 'post.update', { id: P1, content: 'Edited' }],
     ['post.delete', 'post.delete', { id: P1 }],
@@ -160,7 +163,7 @@ describe('what each wall change does', () => {
 
 // Through the real replica: every pull re-applies what is pending over the server's rows.
 describe('comment counts over pulls and refusals', () => {
-  let dbs: LocalDb[] = []
+  let dbs: DeviceDb[] = []
   let engines: SyncEngine[] = []
   afterEach(() => {
     for (const engine of engines) engine.stop()
@@ -199,7 +202,7 @@ describe('comment counts over pulls and refusals', () => {
     return { db, engine, ...scripted }
   }
 
-  const countOf = async (db: LocalDb) => (await db.posts.get(P1))?.commentsCount
+  const countOf = async (db: DeviceDb) => (await db.posts.get(P1))?.commentsCount
 
   test('while offline, pulls that re-apply a new comment and a deletion leave the count where it was', async () => {
     const { db, engine } = device({}, false)

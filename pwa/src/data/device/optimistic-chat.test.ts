@@ -1,10 +1,14 @@
 import type { ChatMessage } from '@buble/shared/chat'
+import type { MutationArgs, MutationName } from '@buble/shared/mutations'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Change, HandledMutation, MutationArgs, PullResponse } from '../protocol.ts'
-import type { LocalDb, LocalRow } from './local-db.ts'
-import { OPTIMISTIC, type RowStore } from './optimistic.ts'
-import { applyPulled, recordMutation, rememberServerChanges, settleResults } from './replica.ts'
-import { AT, alice, applyOptimistic, B1, bob, memoryStore, testDb } from './test-kit.ts'
+import type { Change, PullResponse } from '@buble/sync/protocol'
+import type { DeviceDb } from '../device-db.ts'
+import type { LocalRow } from '@buble/shared/device-rows'
+import { OPTIMISTIC } from '@buble/shared/device'
+import type { RowStore } from '@buble/shared/device-rows'
+import { applyPulled, recordMutation, rememberServerChanges, settleResults } from '@buble/sync/client/replica'
+import { AT, alice, B1, bob, memoryStore } from '@buble/sync/client/test-kit'
+import { applyOptimistic, testDb } from '../../test/device-kit.ts'
 
 const M1 = '0192b3c4-0000-7000-8000-0000000000c1'
 const M2 = '0192b3c4-0000-7000-8000-0000000000c2'
@@ -30,7 +34,7 @@ const serverMessage = (extra: Partial<ChatMessage> = {}): LocalRow => ({
 const seeded = () => memoryStore([{ table: 'chat_messages', row: serverMessage() }])
 
 /** Runs a change as the replica does: settled once, then applied. */
-async function apply<N extends HandledMutation>(store: RowStore, name: N, args: MutationArgs<N>, settled?: unknown) {
+async function apply<N extends MutationName>(store: RowStore, name: N, args: MutationArgs<N>, settled?: unknown) {
   const optimistic = OPTIMISTIC[name] as { settle?(s: RowStore, a: unknown, actor: typeof alice): Promise<unknown> }
   const fixed = settled ?? (await optimistic.settle?.(store, args, alice))
   await applyOptimistic(store, name, args, alice, AT, fixed)
@@ -38,7 +42,7 @@ async function apply<N extends HandledMutation>(store: RowStore, name: N, args: 
 }
 
 describe('applying a chat change twice is the same as once', () => {
-  test.each<[HandledMutation, Record<string, unknown>]>([
+  test.each<[MutationName, Record<string, unknown>]>([
     ['chat.send', { id: M2, buble_id: B1, content: 'Hello', type: 'text', reply_to_id: M1 }],
     ['chat.edit', { id: M1, content: 'Hi everyone' }],
     ['chat.delete', { id: M1 }],
@@ -123,7 +127,7 @@ describe('what each chat change does', () => {
 
 // Through the real replica: every pull re-applies what is pending over the server's rows.
 describe('chat over pulls and refusals', () => {
-  let dbs: LocalDb[] = []
+  let dbs: DeviceDb[] = []
   afterEach(() => {
     for (const db of dbs) db.close()
     dbs = []
@@ -131,7 +135,7 @@ describe('chat over pulls and refusals', () => {
   let seq = 0
   const put = (row: LocalRow): Change => ({ entity: 'chat_message', op: 'put', id: row.id, buble_id: B1, data: row })
   const page = (changes: Change[], hasMore = false): PullResponse => ({ cursor: `c${++seq}`, hasMore, changes })
-  const mutate = async <N extends HandledMutation>(db: LocalDb, name: N, args: MutationArgs<N>) => {
+  const mutate = async <N extends MutationName>(db: DeviceDb, name: N, args: MutationArgs<N>) => {
     const id = `0192b3c4-0000-7000-8000-${String(++seq).padStart(12, '0')}`
     await recordMutation(db, { id, name, args, createdAt: AT, actor: alice })
     return id

@@ -1,10 +1,13 @@
+import type { MutationArgs, MutationName } from '@buble/shared/mutations'
 import { pollOptionId } from '@buble/shared/polls'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Change, HandledMutation, MutationArgs, PullResponse } from '../protocol.ts'
-import type { LocalDb, LocalRow } from './local-db.ts'
-import type { RowStore } from './optimistic.ts'
-import { applyPulled, recordMutation, settleResults } from './replica.ts'
-import { AT, alice, applyOptimistic, B1, bob, memoryStore, testDb } from './test-kit.ts'
+import type { Change, PullResponse } from '@buble/sync/protocol'
+import type { DeviceDb } from '../device-db.ts'
+import type { LocalRow } from '@buble/shared/device-rows'
+import type { RowStore } from '@buble/shared/device-rows'
+import { applyPulled, recordMutation, settleResults } from '@buble/sync/client/replica'
+import { AT, alice, B1, bob, memoryStore } from '@buble/sync/client/test-kit'
+import { applyOptimistic, testDb } from '../../test/device-kit.ts'
 
 const E1 = '0192b3c4-0000-7000-8000-0000000000e1'
 const E2 = '0192b3c4-0000-7000-8000-0000000000e2'
@@ -54,11 +57,11 @@ const seeded = () =>
     { table: 'polls', row: serverPoll() },
   ])
 
-const apply = <N extends HandledMutation>(store: RowStore, name: N, args: MutationArgs<N>) =>
+const apply = <N extends MutationName>(store: RowStore, name: N, args: MutationArgs<N>) =>
   applyOptimistic(store, name, args, alice, AT)
 
 describe('applying an event or poll change twice is the same as once', () => {
-  test.each<[HandledMutation, Record<string, unknown>]>([
+  test.each<[MutationName, Record<string, unknown>]>([
     ['event.create', { id: E2, buble_id: B1, title: 'Quiz', description: null, location: null, event_time: AT }],
     ['event.update', { id: E1, title: 'Big picnic' }],
     ['event.delete', { id: E1 }],
@@ -196,7 +199,7 @@ describe('what each poll change does', () => {
 
 // Through the real replica: every pull re-applies what is pending over the server's rows.
 describe('votes and RSVPs over pulls and refusals', () => {
-  let dbs: LocalDb[] = []
+  let dbs: DeviceDb[] = []
   afterEach(() => {
     for (const db of dbs) db.close()
     dbs = []
@@ -210,7 +213,7 @@ describe('votes and RSVPs over pulls and refusals', () => {
     data: row,
   })
   const page = (...changes: Change[]): PullResponse => ({ cursor: `c${++seq}`, hasMore: false, changes })
-  const mutate = async <N extends HandledMutation>(db: LocalDb, name: N, args: MutationArgs<N>) => {
+  const mutate = async <N extends MutationName>(db: DeviceDb, name: N, args: MutationArgs<N>) => {
     const id = `0192b3c4-0000-7000-8000-${String(++seq).padStart(12, '0')}`
     await recordMutation(db, { id, name, args, createdAt: AT, actor: alice })
     return id

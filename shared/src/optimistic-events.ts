@@ -5,19 +5,24 @@
  * from its args (the actor's RSVP, the actor's vote), so a re-run over pulled rows changes nothing more.
  */
 
-import type { Rsvp } from '@buble/shared/events'
-import { type PollOption, pollOptionId, withVote } from '@buble/shared/polls'
-import type { HandledMutation } from '../protocol.ts'
-import type { Actor, LocalRow } from './local-db.ts'
-import type { Optimistic } from './optimistic.ts'
-import { changeRow, createRow, deleteRow, editRow, memberRefOf } from './optimistic-rows.ts'
-
-export type EventsMutation = Extract<HandledMutation, `event.${string}` | `poll.${string}`>
+import {
+  changeRow,
+  createRow,
+  type DeviceAuthor,
+  deleteRow,
+  editRow,
+  type LocalRow,
+  memberRefOf,
+  type OptimisticOf,
+} from './device-rows.ts'
+import type { BubleEvent, Rsvp } from './events.ts'
+import type { EVENT_MUTATIONS, POLL_MUTATIONS } from './mutations.ts'
+import { type Poll, type PollOption, pollOptionId, withVote } from './polls.ts'
 
 type VoteState = { options: PollOption[]; totalVotes: number; userVote: string | null; hasVoted: boolean }
 
 /** The actor's answer in place of their earlier one (where it stood), or added last. */
-function withRsvp(row: LocalRow, actor: Actor, status: Rsvp['status']): LocalRow {
+function withRsvp(row: LocalRow, actor: DeviceAuthor, status: Rsvp['status']): LocalRow {
   const rsvps = (row.rsvps as Rsvp[] | undefined) ?? []
   const mine: Rsvp = { user_id: actor.id, status, user: { name: actor.name } }
   const at = rsvps.findIndex((rsvp) => rsvp.user_id === actor.id)
@@ -51,31 +56,39 @@ function voted(row: LocalRow, optionId: string | null): LocalRow {
 const definedOf = (fields: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
 
-export const EVENTS_OPTIMISTIC: { [N in EventsMutation]: Optimistic<N> } = {
+export const EVENTS_OPTIMISTIC: OptimisticOf<typeof EVENT_MUTATIONS & typeof POLL_MUTATIONS> = {
   // The args are the event's own fields (validated, blanks as null): the row is them and its maker.
-  'event.create': createRow('events', (args, actor, createdAt) => ({
-    ...args,
-    creator_id: actor.id,
-    creator: memberRefOf(actor),
-    created_at: createdAt,
-    rsvps: [],
-  })),
+  'event.create': createRow(
+    'events',
+    (args, actor, createdAt) =>
+      ({
+        ...args,
+        creator_id: actor.id,
+        creator: memberRefOf(actor),
+        created_at: createdAt,
+        rsvps: [],
+      }) satisfies BubleEvent,
+  ),
   'event.update': editRow('events', (_row, { id: _id, ...fields }) => definedOf(fields)),
   'event.delete': deleteRow('events'),
   'event.rsvp': changeRow('events', 'event_id', (row, args, actor) => withRsvp(row, actor, args.status)),
   // Option ids are derived as the server derives them, so a vote can follow a poll made offline.
-  'poll.create': createRow('polls', (args, actor, createdAt) => ({
-    id: args.id,
-    buble_id: args.buble_id,
-    question: args.question,
-    options: args.options.map((text) => ({ id: pollOptionId(args.id, text), option_text: text, votes_count: 0 })),
-    totalVotes: 0,
-    userVote: null,
-    hasVoted: false,
-    created_at: createdAt,
-    creator: memberRefOf(actor),
-    creator_id: actor.id,
-  })),
+  'poll.create': createRow(
+    'polls',
+    (args, actor, createdAt) =>
+      ({
+        id: args.id,
+        buble_id: args.buble_id,
+        question: args.question,
+        options: args.options.map((text) => ({ id: pollOptionId(args.id, text), option_text: text, votes_count: 0 })),
+        totalVotes: 0,
+        userVote: null,
+        hasVoted: false,
+        created_at: createdAt,
+        creator: memberRefOf(actor),
+        creator_id: actor.id,
+      }) satisfies Poll,
+  ),
   'poll.update': editRow('polls', (row, args) => ({
     ...(args.question !== undefined && { question: args.question }),
     ...(args.options !== undefined && withOptions(row, args.options)),

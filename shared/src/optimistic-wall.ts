@@ -1,24 +1,25 @@
 /**
  * What the wall's mutations do on the device before the server answers: posts, comments and
  * reactions. Like every optimistic change they must give the same rows when run again over rows a
- * pull brought (see optimistic.ts), so the two counters here are never adjusted blindly.
+ * pull brought (see device-rows.ts), so the two counters here are never adjusted blindly.
  * `_pending` marks what the user wrote (a post, a comment, an edit) until the server has it; a
  * reaction or a comment count changes a post without making it read 'Sending…'.
  */
 
-import type { LocalRow } from './local-db.ts'
-import type { Optimistic } from './optimistic.ts'
-import { changeRow, createRow, deleteRow, editRow, memberRefOf, refTo, withReaction } from './optimistic-rows.ts'
-
-export type WallMutation =
-  | 'post.create'
-  | 'post.update'
-  | 'post.delete'
-  | 'comment.create'
-  | 'comment.update'
-  | 'comment.delete'
-  | 'reaction.add'
-  | 'reaction.remove'
+import {
+  changeRow,
+  createRow,
+  type DeviceAuthor,
+  deleteRow,
+  editRow,
+  type LocalRow,
+  memberRefOf,
+  type Optimistic,
+  type OptimisticOf,
+  refTo,
+} from './device-rows.ts'
+import type { WALL_MUTATIONS } from './mutations.ts'
+import { type Comment, type Post, REACTION_TYPES, type Reactions, type ReactionType, summarise } from './wall.ts'
 
 /**
  * Comment ids whose deletion this post row's count already subtracts. comment.delete cannot name
@@ -36,27 +37,47 @@ const comment = refTo('comments')
 
 const countOf = (row: LocalRow) => (typeof row.commentsCount === 'number' ? row.commentsCount : 0)
 
+/** The row with the author's reaction `type` in or out, in the order the server lists them (posts, chat messages). */
+export function withReaction(row: LocalRow, author: DeviceAuthor, type: ReactionType, on: boolean): LocalRow {
+  const reactions = { ...((row.reactions as Reactions | undefined) ?? {}) }
+  const mine = new Set(reactions[author.id] ?? [])
+  if (on) mine.add(type)
+  else mine.delete(type)
+  const next = REACTION_TYPES.filter((candidate) => mine.has(candidate))
+  if (next.length > 0) reactions[author.id] = next
+  else delete reactions[author.id]
+  return { ...row, reactions, reactionsSummary: summarise(reactions) }
+}
+
+/** Whether the author's reactions on the row include `type`. */
+export const hasReaction = (row: LocalRow | undefined, author: DeviceAuthor, type: ReactionType) =>
+  ((row?.reactions as Reactions | undefined)?.[author.id] ?? []).includes(type)
+
 const react = (on: boolean): Optimistic<'reaction.add' | 'reaction.remove'> =>
   changeRow('posts', 'post_id', (row, args, actor) => withReaction(row, actor, args.reactionType, on))
 
-export const WALL_OPTIMISTIC: { [N in WallMutation]: Optimistic<N> } = {
+export const WALL_OPTIMISTIC: OptimisticOf<typeof WALL_MUTATIONS> = {
   // Re-applied over the server's row, the server's wins: it carries the link preview it fetched.
-  'post.create': createRow('posts', (args, actor, createdAt) => ({
-    id: args.id,
-    buble_id: args.buble_id,
-    content: args.content,
-    author_id: actor.id,
-    author_name: actor.name,
-    author: memberRefOf(actor),
-    created_at: createdAt,
-    is_edited: false,
-    image_url: args.image_url ?? null,
-    link_url: args.link_url ?? null,
-    ...NO_PREVIEW_YET,
-    reactions: {},
-    reactionsSummary: {},
-    commentsCount: 0,
-  })),
+  'post.create': createRow(
+    'posts',
+    (args, actor, createdAt) =>
+      ({
+        id: args.id,
+        buble_id: args.buble_id,
+        content: args.content,
+        author_id: actor.id,
+        author_name: actor.name,
+        author: memberRefOf(actor),
+        created_at: createdAt,
+        is_edited: false,
+        image_url: args.image_url ?? null,
+        link_url: args.link_url ?? null,
+        ...NO_PREVIEW_YET,
+        reactions: {},
+        reactionsSummary: {},
+        commentsCount: 0,
+      }) satisfies Post,
+  ),
   'post.update': editRow('posts', (_row, args) => ({ content: args.content, is_edited: true })),
   // Its comments stay until the server's deletes arrive; nothing shows them without their post.
   'post.delete': deleteRow('posts'),
@@ -68,17 +89,18 @@ export const WALL_OPTIMISTIC: { [N in WallMutation]: Optimistic<N> } = {
       if (await store.get('comments', args.id)) return
       const parent = await store.get('posts', args.post_id)
       if (!parent) return
-      await store.put('comments', {
+      const row = {
         id: args.id,
         post_id: args.post_id,
-        buble_id: parent.buble_id,
+        // A post row always carries its buble.
+        buble_id: parent.buble_id as string,
         content: args.content,
         author: memberRefOf(actor),
         author_name: actor.name,
         created_at: createdAt,
         isEdited: false,
-        _pending: true,
-      })
+      } satisfies Comment
+      await store.put('comments', { ...row, _pending: true })
       await store.put('posts', { ...parent, commentsCount: countOf(parent) + 1 })
     },
   },

@@ -6,12 +6,10 @@
  * settled once, when it is made, and every run (rebase) sets that.
  */
 
-import type { ChatMessage } from '@buble/shared/chat'
-import type { HandledMutation } from '../protocol.ts'
-import type { Optimistic } from './optimistic.ts'
-import { deleteRow, editRow, hasReaction, memberRefOf, refTo, updateRow, withReaction } from './optimistic-rows.ts'
-
-export type ChatMutation = Extract<HandledMutation, `chat.${string}`>
+import type { ChatMessage } from './chat.ts'
+import { deleteRow, editRow, memberRefOf, type OptimisticOf, refTo, updateRow } from './device-rows.ts'
+import type { CHAT_MUTATIONS } from './mutations.ts'
+import { hasReaction, withReaction } from './optimistic-wall.ts'
 
 const message = refTo('chat_messages')
 
@@ -23,7 +21,7 @@ export interface SettledReaction {
 const isSettledReaction = (value: unknown): value is SettledReaction =>
   typeof value === 'object' && value !== null && typeof (value as SettledReaction).on === 'boolean'
 
-export const CHAT_OPTIMISTIC: { [N in ChatMutation]: Optimistic<N> } = {
+export const CHAT_OPTIMISTIC: OptimisticOf<typeof CHAT_MUTATIONS> = {
   'chat.send': {
     touches: (args) => [message(args.id)],
     async apply(store, args, actor, createdAt) {
