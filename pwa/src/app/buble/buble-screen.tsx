@@ -125,7 +125,7 @@ function BubleView({
       <BubleTabs buble={buble} current={tab} counts={counts} />
       <div className="tab-panel">
         {tab === 'overview' && <OverviewTab buble={buble} actor={actor} />}
-        {tab === 'wall' && <WallTab buble={buble} />}
+        {tab === 'wall' && <WallTab buble={buble} actor={actor} />}
         {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
         {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
         {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}
