@@ -15,8 +15,8 @@ import { memberActorFor } from '../../ui/member-actor.ts'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
+import { BubleOverviewTab } from './buble-overview-tab.tsx'
 import { BubleTabs } from './buble-tabs.tsx'
-import { OverviewTab } from './overview-tab.tsx'
 import { isTabKey, type TabKey, tabSegment } from './tabs.ts'
 
 /** /bubles/:slugOrId/:tab? — a buble's page: header, tab bar and the current tab. */
@@ -124,7 +124,7 @@ function BubleView({
       <Ticker buble={buble} />
       <BubleTabs buble={buble} current={tab} counts={counts} />
       <div className="tab-panel">
-        {tab === 'overview' && <OverviewTab buble={buble} actor={actor} />}
+        {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
         {tab === 'wall' && <WallTab buble={buble} actor={actor} />}
         {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
         {tab === 'events' && <EventsTab buble={buble} actor={actor} />}

@@ -19,7 +19,7 @@ function toolsOf(buble: LocalBuble): ToolKey[] {
   return stored.filter(isToolKey)
 }
 
-export function OverviewTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
+export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
   const [modal, setModal] = useState<'tools' | 'rename' | null>(null)
   const [flash, showFlash] = useFlash()
   const tools = toolsOf(buble)
