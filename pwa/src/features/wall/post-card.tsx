@@ -33,8 +33,8 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
   const commentsId = useId()
   const editButton = useRef<HTMLButtonElement>(null)
   const wasEditing = useRef(false)
-  // Spec part 2 §6: the wall shows Edit and Delete to the author only, whom `content.edit` allows; a holder of
-  // delete_others_content may delete here too, but the wall does not offer it.
+  // Spec part 2 §6: the wall shows Edit and Delete to the author only, whom `content.edit` allows. The API also
+  // lets a holder of delete_others_content delete a post, but the wall does not offer it.
   const mine = mayOnContent(actor, 'content.edit', { kind: 'post', authorId: post.author_id })
   const name = post.author?.name ?? post.author_name
 
