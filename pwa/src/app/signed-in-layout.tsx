@@ -5,7 +5,7 @@ import { Link, NavLink, Outlet } from 'react-router-dom'
 import { DataProvider } from '../data/data-context.tsx'
 import { useSignOut } from '../data/sign-out.ts'
 import { VerificationBanner } from '../features/auth/verification-banner.tsx'
-import { SyncStatus } from '../features/sync-status/sync-status.tsx'
+import { SyncIndicator } from '../features/sync/sync-indicator.tsx'
 import { useServices, useSession } from '../session/session-context.tsx'
 import { UnsyncedChangesDialog } from '../ui/unsynced-changes-dialog.tsx'
 
@@ -60,7 +60,7 @@ function Shell() {
                 Welcome, <strong>{name}</strong>
               </span>
             </span>
-            <SyncStatus />
+            <SyncIndicator />
           </div>
           <nav className="app-nav" aria-label="Main">
             <NavLink to="/profile" className="nav-link">

@@ -1,9 +1,19 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
+import {
+  dashboard,
+  eventRow,
+  listUrl,
+  PROFILE,
+  page,
+  pollRow,
+  root,
+  userRow,
+  usersPage,
+} from '../../test/admin-fixtures.ts'
 import { json } from '../../test/fake-fetch.ts'
 import { bob } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
-import { dashboard, eventRow, listUrl, PROFILE, page, pollRow, root, userRow, usersPage } from './admin-fixtures.ts'
 
 const signedInAt = (route: string, api: Parameters<typeof renderApp>[0]['api']) =>
   renderApp({ route, user: root, api: { [PROFILE]: json(200, root), ...api } })

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
+import { dashboard, healthAnswer, listUrl, PROFILE, root, userRow, usersPage } from '../../test/admin-fixtures.ts'
 import { json } from '../../test/fake-fetch.ts'
 import { alice } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
-import { dashboard, healthAnswer, listUrl, PROFILE, root, userRow, usersPage } from './admin-fixtures.ts'
 
 const DASHBOARD = 'GET /api/admin/dashboard'
 const HEALTH = 'GET /api/admin/health'

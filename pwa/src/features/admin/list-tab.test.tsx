@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { listUrl, PROFILE, pagination, pollRow, postRow, root, userRow, usersPage } from '../../test/admin-fixtures.ts'
 import { type FetchCall, json } from '../../test/fake-fetch.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import { csvFileName } from './admin-api.ts'
-import { listUrl, PROFILE, pagination, pollRow, postRow, root, userRow, usersPage } from './admin-fixtures.ts'
 
 const signedInAt = (route: string, api: Parameters<typeof renderApp>[0]['api']) =>
   renderApp({ route, user: root, api: { [PROFILE]: json(200, root), ...api } })

@@ -6,8 +6,7 @@ import type { ChatActions, LocalChatMessage } from '../../data/chat.ts'
 import { useOnline } from '../../data/sync-status.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
-import { imageProblem, uploadImage } from '../../ui/upload-image.ts'
-import { IMAGE_TYPES, WALL_TEXTS } from '../wall/wall-texts.ts'
+import { IMAGE_TEXTS, IMAGE_TYPES, imageProblem, uploadImage } from '../../ui/upload-image.ts'
 import { CHAT_TEXTS } from './chat-texts.ts'
 
 interface ChatComposerProps {
@@ -33,7 +32,7 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
   const [uploading, setUploading] = useState(false)
   const [picker, setPicker] = useState(0)
   // A buble made offline is not on the server yet, so it cannot own an upload.
-  const imageBlocked = !online ? WALL_TEXTS.imageOffline : buble._pending ? WALL_TEXTS.imageNotSynced : null
+  const imageBlocked = !online ? IMAGE_TEXTS.imageOffline : buble._pending ? IMAGE_TEXTS.imageNotSynced : null
 
   async function send(imageUrl?: string) {
     const content = text.trim()
@@ -70,7 +69,7 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
     setUploading(true)
     try {
       const url = await uploadImage(api, buble.id, picked)
-      if (!url) return setError(WALL_TEXTS.uploadFailed)
+      if (!url) return setError(IMAGE_TEXTS.uploadFailed)
       await send(url)
     } finally {
       setUploading(false)

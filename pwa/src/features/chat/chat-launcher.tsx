@@ -4,8 +4,8 @@ import { useSearchParams } from 'react-router-dom'
 import { type LocalBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useKeepRead, useUnread } from '../../data/unread.ts'
-import { actorOf } from '../bubles/actor.ts'
-import { TabCount } from '../bubles/buble-tabs.tsx'
+import { memberActorFor } from '../../ui/member-actor.ts'
+import { TabCount } from '../../ui/tab-count.tsx'
 import { ChatPanel } from './chat-panel.tsx'
 
 /**
@@ -47,7 +47,7 @@ export function ChatLauncher({ buble }: { buble: LocalBuble }) {
           <ChatPanel
             id={panelId}
             buble={buble}
-            actor={actorOf(buble, members, device.userId)}
+            actor={memberActorFor(buble, members, device.userId)}
             userId={device.userId}
             onClose={close}
           />,

@@ -1,21 +1,21 @@
 import { EditMessageBody } from '@buble/shared/chat'
 import { LIMITS } from '@buble/shared/constants'
+import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
 import { useState } from 'react'
 import type { ChatActions, LocalChatMessage } from '../../data/chat.ts'
 import { Avatar } from '../../ui/avatar.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
+import { EditTextForm } from '../../ui/edit-text-form.tsx'
+import { LinkedText } from '../../ui/linked-text.tsx'
+import { ReactionPicker } from '../../ui/reaction-picker.tsx'
+import { RelativeTime } from '../../ui/relative-time.tsx'
 import { useSecureImage } from '../../ui/use-secure-image.ts'
-import { EditTextForm } from '../wall/edit-text-form.tsx'
-import { LinkedText } from '../wall/linked-text.tsx'
-import { ReactionPicker } from '../wall/reaction-picker.tsx'
-import { RelativeTime } from '../wall/relative-time.tsx'
 import { CHAT_TEXTS } from './chat-texts.ts'
 
 interface ChatMessageItemProps {
   message: LocalChatMessage
+  actor: MemberActor
   userId: string
-  /** The user may delete others' messages too (`delete_others_content`). */
-  deletesOthers: boolean
   now: number
   actions: ChatActions
   onReply: (message: LocalChatMessage) => void
@@ -24,10 +24,11 @@ interface ChatMessageItemProps {
 const report = (what: string) => (err: unknown) => console.error(what, err)
 
 /** One message: who and when, what it answers, its text or image, its marks, actions and reactions. */
-export function ChatMessageItem({ message, userId, deletesOthers, now, actions, onReply }: ChatMessageItemProps) {
+export function ChatMessageItem({ message, actor, userId, now, actions, onReply }: ChatMessageItemProps) {
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState(false)
   const mine = message.sender.id === userId
+  const target = { kind: 'chat_message', authorId: message.sender.id } as const
   const name = message.sender.name
 
   return (
@@ -75,12 +76,12 @@ export function ChatMessageItem({ message, userId, deletesOthers, now, actions, 
               <button type="button" className="link-button" onClick={() => onReply(message)}>
                 Reply <span className="visually-hidden">to {name}</span>
               </button>
-              {mine && (message.type === 'text' || message.content !== '') && (
+              {mayOnContent(actor, 'content.edit', target) && (message.type === 'text' || message.content !== '') && (
                 <button type="button" className="link-button" onClick={() => setEditing(true)}>
                   Edit <span className="visually-hidden">message</span>
                 </button>
               )}
-              {(mine || deletesOthers) && (
+              {mayOnContent(actor, 'content.delete', target) && (
                 <button
                   type="button"
                   className="link-button link-button-danger"

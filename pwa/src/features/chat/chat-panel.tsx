@@ -1,4 +1,4 @@
-import { can, type MemberActor } from '@buble/shared/permissions'
+import type { MemberActor } from '@buble/shared/permissions'
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { type LocalChatMessage, useChatActions, useChatMessages } from '../../data/chat.ts'
@@ -39,7 +39,6 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
   const lastSeen = useRef<string | undefined>(undefined)
   const messages = chat.status === 'ready' ? chat.messages : undefined
   const hasOlder = chat.status === 'ready' && chat.hasOlder
-  const deletesOthers = can(actor, 'content.deleteOthers')
 
   useEffect(() => {
     field.current?.focus()
@@ -124,7 +123,7 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
                 key={message.id}
                 message={message}
                 userId={userId}
-                deletesOthers={deletesOthers}
+                actor={actor}
                 now={now}
                 actions={actions}
                 onReply={reply}

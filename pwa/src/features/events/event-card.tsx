@@ -1,5 +1,5 @@
 import { RSVP_LABELS, RSVP_STATUSES, type Rsvp, type RsvpStatus } from '@buble/shared/events'
-import { type MemberActor, mayManageContent } from '@buble/shared/permissions'
+import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
 import { formatEventTime } from '@buble/shared/time'
 import type { EventActions, LocalEvent } from '../../data/events.ts'
 import { Alert } from '../../ui/alert.tsx'
@@ -25,6 +25,8 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
   const { ask, dialog } = useConfirm()
   const calendar = useCalendarDownload()
   const rsvps = event.rsvps ?? []
+  // Edit and Delete come together: their header shows both or neither.
+  const target = { kind: 'event', authorId: event.creator_id } as const
   const mine = rsvps.find((rsvp) => rsvp.user_id === userId)?.status
   const going = namesOf(rsvps, 'going')
   const maybe = namesOf(rsvps, 'maybe')
@@ -63,7 +65,11 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
         creatorName={event.creator?.name}
         pending={!!event._pending}
         kind="event"
-        manage={mayManageContent(actor, 'event', event.creator_id) ? { onEdit, onDelete: remove } : undefined}
+        manage={
+          mayOnContent(actor, 'content.edit', target) && mayOnContent(actor, 'content.delete', target)
+            ? { onEdit, onDelete: remove }
+            : undefined
+        }
       >
         <p className="event-meta">
           <time dateTime={event.event_time}>{formatEventTime(event.event_time)}</time>

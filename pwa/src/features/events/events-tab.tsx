@@ -6,8 +6,8 @@ import { type LocalEvent, useEventActions, useEvents } from '../../data/events.t
 import { useOnline } from '../../data/sync-status.ts'
 import { ContentList } from '../../ui/content-list.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+import { draftOf, EventFormModal, type EventValues } from '../../ui/event-form-modal.tsx'
 import { EventCard } from './event-card.tsx'
-import { draftOf, EventFormModal, type EventValues } from './event-form-modal.tsx'
 import { EVENT_TEXTS } from './event-texts.ts'
 
 /** Only what an edit changes is sent, so it does not undo another member's edit of other fields. */

@@ -5,9 +5,9 @@ import { isoToStockholmLocal } from '@buble/shared/time'
 import { useState } from 'react'
 import { useEventActions } from '../../data/events.ts'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+import { EventFormModal, type EventValues } from '../../ui/event-form-modal.tsx'
 import { Field } from '../../ui/field.tsx'
 import { FormProblem } from '../../ui/form-modal.tsx'
-import { EventFormModal, type EventValues } from '../events/event-form-modal.tsx'
 import { PollOptionsFields } from './poll-options-fields.tsx'
 
 export const pollQuestionFor = (title: string) => `Are you coming to ${title.trim()}?`

@@ -1,4 +1,4 @@
-import { type MemberActor, mayManageContent } from '@buble/shared/permissions'
+import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
 import { useState } from 'react'
 import type { EventActions, LocalPoll } from '../../data/events.ts'
 import { ItemHead } from '../../ui/item-head.tsx'
@@ -19,6 +19,8 @@ export function PollCard({ poll, actor, memberCount, actions, onEdit }: PollCard
   const { ask, dialog } = useConfirm()
   const [changing, setChanging] = useState(false)
   const options = poll.options ?? []
+  // Edit and Delete come together: their header shows both or neither.
+  const target = { kind: 'poll', authorId: poll.creator_id } as const
   const picking = !poll.hasVoted || changing
 
   const vote = (optionId: string, text: string) =>
@@ -64,7 +66,11 @@ export function PollCard({ poll, actor, memberCount, actions, onEdit }: PollCard
         creatorName={poll.creator?.name}
         pending={!!poll._pending}
         kind="poll"
-        manage={mayManageContent(actor, 'poll', poll.creator_id) ? { onEdit, onDelete: remove } : undefined}
+        manage={
+          mayOnContent(actor, 'content.edit', target) && mayOnContent(actor, 'content.delete', target)
+            ? { onEdit, onDelete: remove }
+            : undefined
+        }
       />
 
       {options.length === 0 ? (

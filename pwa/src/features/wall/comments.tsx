@@ -1,25 +1,26 @@
 import { LIMITS } from '@buble/shared/constants'
+import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
 import { CommentContent } from '@buble/shared/wall'
 import { useEffect, useRef, useState } from 'react'
 import { type LocalComment, useComments, type WallActions } from '../../data/wall.ts'
 import { Avatar } from '../../ui/avatar.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
+import { EditTextForm } from '../../ui/edit-text-form.tsx'
+import { LinkedText } from '../../ui/linked-text.tsx'
+import { RelativeTime } from '../../ui/relative-time.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { CommentComposer } from './comment-composer.tsx'
-import { EditTextForm } from './edit-text-form.tsx'
-import { LinkedText } from './linked-text.tsx'
-import { RelativeTime } from './relative-time.tsx'
 import { WALL_TEXTS } from './wall-texts.ts'
 
 interface CommentsProps {
   postId: string
-  userId: string
+  actor: MemberActor
   now: number
   actions: WallActions
 }
 
 /** A post's comments, oldest first, and a field to add one. */
-export function Comments({ postId, userId, now, actions }: CommentsProps) {
+export function Comments({ postId, actor, now, actions }: CommentsProps) {
   const comments = useComments(postId)
   const [deleting, setDeleting] = useState<LocalComment | null>(null)
 
@@ -34,7 +35,8 @@ export function Comments({ postId, userId, now, actions }: CommentsProps) {
               <CommentItem
                 key={comment.id}
                 comment={comment}
-                mine={comment.author?.id === userId}
+                // As on posts (spec part 2 §6): Edit and Delete for the author only.
+                mine={mayOnContent(actor, 'content.edit', { kind: 'comment', authorId: comment.author.id })}
                 now={now}
                 actions={actions}
                 onDelete={() => setDeleting(comment)}

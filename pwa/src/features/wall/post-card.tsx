@@ -1,21 +1,23 @@
 import { LIMITS } from '@buble/shared/constants'
+import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
 import { PostContent } from '@buble/shared/wall'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { LocalPost, WallActions } from '../../data/wall.ts'
 import { Avatar } from '../../ui/avatar.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
+import { EditTextForm } from '../../ui/edit-text-form.tsx'
 import { plural } from '../../ui/format.ts'
+import { LinkedText } from '../../ui/linked-text.tsx'
+import { ReactionPicker } from '../../ui/reaction-picker.tsx'
+import { RelativeTime } from '../../ui/relative-time.tsx'
 import { useSecureImage } from '../../ui/use-secure-image.ts'
 import { Comments } from './comments.tsx'
-import { EditTextForm } from './edit-text-form.tsx'
 import { LinkPreviewCard } from './link-preview-card.tsx'
-import { LinkedText } from './linked-text.tsx'
-import { ReactionPicker } from './reaction-picker.tsx'
-import { RelativeTime } from './relative-time.tsx'
 import { WALL_TEXTS } from './wall-texts.ts'
 
 interface PostCardProps {
   post: LocalPost
+  actor: MemberActor
   userId: string
   now: number
   actions: WallActions
@@ -24,15 +26,16 @@ interface PostCardProps {
 const report = (what: string) => (err: unknown) => console.error(what, err)
 
 /** One post: who and when, the text, its image and link, reactions, and its comments on demand. */
-export function PostCard({ post, userId, now, actions }: PostCardProps) {
+export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState(false)
   const [open, setOpen] = useState(false)
   const commentsId = useId()
   const editButton = useRef<HTMLButtonElement>(null)
   const wasEditing = useRef(false)
-  // Spec part 2 §6: edit and delete are shown to the author only.
-  const mine = post.author_id === userId
+  // Spec part 2 §6: the wall shows Edit and Delete to the author only, whom `content.edit` allows. The API also
+  // lets a holder of delete_others_content delete a post, but the wall does not offer it.
+  const mine = mayOnContent(actor, 'content.edit', { kind: 'post', authorId: post.author_id })
   const name = post.author?.name ?? post.author_name
 
   useEffect(() => {
@@ -106,7 +109,7 @@ export function PostCard({ post, userId, now, actions }: PostCardProps) {
         </button>
       </div>
       <div id={commentsId} hidden={!open}>
-        {open && <Comments postId={post.id} userId={userId} now={now} actions={actions} />}
+        {open && <Comments postId={post.id} actor={actor} now={now} actions={actions} />}
       </div>
 
       {deleting && (

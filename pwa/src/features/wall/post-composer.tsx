@@ -6,8 +6,8 @@ import { useOnline } from '../../data/sync-status.ts'
 import type { WallActions } from '../../data/wall.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
-import { imageProblem, uploadImage } from '../../ui/upload-image.ts'
-import { IMAGE_TYPES, WALL_TEXTS } from './wall-texts.ts'
+import { IMAGE_TEXTS, IMAGE_TYPES, imageProblem, uploadImage } from '../../ui/upload-image.ts'
+import { WALL_TEXTS } from './wall-texts.ts'
 
 /** An object URL for a picked file, revoked when it changes. */
 function usePreview(file: File | null): string | null {
@@ -36,7 +36,7 @@ export function PostComposer({ buble, actions }: { buble: LocalBuble; actions: W
   const [picker, setPicker] = useState(0)
   const preview = usePreview(file)
   // A buble made offline is not on the server yet, so it cannot own an upload.
-  const imageBlocked = !online ? WALL_TEXTS.imageOffline : buble._pending ? WALL_TEXTS.imageNotSynced : null
+  const imageBlocked = !online ? IMAGE_TEXTS.imageOffline : buble._pending ? IMAGE_TEXTS.imageNotSynced : null
 
   function pick(event: ChangeEvent<HTMLInputElement>) {
     const picked = event.target.files?.[0] ?? null
@@ -62,7 +62,7 @@ export function PostComposer({ buble, actions }: { buble: LocalBuble; actions: W
     try {
       const imageUrl = file ? await uploadImage(api, buble.id, file) : null
       // Text and image stay in the form, to try again.
-      if (file && !imageUrl) return setError(WALL_TEXTS.uploadFailed)
+      if (file && !imageUrl) return setError(IMAGE_TEXTS.uploadFailed)
       await actions.createPost({
         buble_id: buble.id,
         content: checked.data,

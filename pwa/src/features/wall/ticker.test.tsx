@@ -4,8 +4,8 @@ import { expect, test } from 'vitest'
 import { json } from '../../test/fake-fetch.ts'
 import { alice, bubleChange, makeBuble, makeMember, memberChange } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
+import { makePost, postChange } from '../../test/wall-fixtures.ts'
 import { excerpt } from './ticker.tsx'
-import { makePost, postChange } from './wall-fixtures.ts'
 
 const buble = makeBuble({ name: 'Garden Club' })
 const base: Change[] = [bubleChange(buble), memberChange(buble.id, makeMember(alice, 'owner'))]

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom'
 import { bublePath, type LocalBuble } from '../../data/bubles.ts'
 import { useLatestPosts, useNow } from '../../data/wall.ts'
-import { RelativeTime } from './relative-time.tsx'
+import { RelativeTime } from '../../ui/relative-time.tsx'
 import { WALL_TEXTS } from './wall-texts.ts'
 
 const TICKER_CHARS = 90

@@ -7,7 +7,7 @@ import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bob, bubleChange, makeBuble, makeMember, memberChange } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import type { TestServer } from '../../test/test-device.ts'
-import { commentChange, makeComment, makePost, postChange } from './wall-fixtures.ts'
+import { commentChange, makeComment, makePost, postChange } from '../../test/wall-fixtures.ts'
 
 const PROFILE = 'GET /api/users/profile'
 const buble = makeBuble({ name: 'Book Club' })

@@ -1,3 +1,4 @@
+import type { MemberActor } from '@buble/shared/permissions'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useNow, useWallActions, useWallPosts } from '../../data/wall.ts'
@@ -7,7 +8,7 @@ import { PostCard } from './post-card.tsx'
 import { PostComposer } from './post-composer.tsx'
 
 /** The wall: write a post, read the posts newest first, ten more at a time. */
-export function WallTab({ buble }: { buble: LocalBuble }) {
+export function WallTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
   const { userId } = useDevice()
   const { posts, hasMore, loadMore } = useWallPosts(buble.id)
   const actions = useWallActions()
@@ -26,7 +27,7 @@ export function WallTab({ buble }: { buble: LocalBuble }) {
         <ol className="post-list" aria-label="Posts">
           {posts.map((post) => (
             <li key={post.id}>
-              <PostCard post={post} userId={userId} now={now} actions={actions} />
+              <PostCard post={post} actor={actor} userId={userId} now={now} actions={actions} />
             </li>
           ))}
         </ol>

@@ -1,5 +1,14 @@
 import { REACTION_TYPES, type Reactions, type ReactionsSummary, type ReactionType } from '@buble/shared/wall'
-import { REACTIONS } from './wall-texts.ts'
+
+/** Each reaction as the picker shows it: an emoji, and the word a screen reader says. */
+const REACTIONS: Readonly<Record<ReactionType, { emoji: string; label: string }>> = {
+  like: { emoji: '👍', label: 'Like' },
+  love: { emoji: '❤️', label: 'Love' },
+  laugh: { emoji: '😂', label: 'Laugh' },
+  wow: { emoji: '😮', label: 'Wow' },
+  sad: { emoji: '😢', label: 'Sad' },
+  angry: { emoji: '😠', label: 'Angry' },
+}
 
 interface ReactionPickerProps {
   reactions: Reactions

@@ -6,8 +6,8 @@
 import { EVENT_MESSAGES, EventDescription, EventLocation, EventTitle } from '@buble/shared/events'
 import { isoToStockholmLocal, stockholmLocalToIso } from '@buble/shared/time'
 import { type ReactNode, useState } from 'react'
-import { Field } from '../../ui/field.tsx'
-import { EditorFormModal, type EditorModalProps } from '../../ui/form-modal.tsx'
+import { Field } from './field.tsx'
+import { EditorFormModal, type EditorModalProps } from './form-modal.tsx'
 
 /** The form's fields as typed; `time` is a `datetime-local` value in Europe/Stockholm. */
 export interface EventDraft {

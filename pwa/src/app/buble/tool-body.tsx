@@ -2,12 +2,12 @@ import type { MemberActor } from '@buble/shared/permissions'
 import type { ToolKey } from '@buble/shared/tools'
 import { Link } from 'react-router-dom'
 import { bublePath, type LocalBuble } from '../../data/bubles.ts'
-import { EventStatsWidget } from '../events/event-stats-widget.tsx'
-import { LocalEventsFinder } from '../local-events/local-events-finder.tsx'
-import { LatestPollsWidget } from '../polls/latest-polls-widget.tsx'
-import { StoriesWidget } from '../stories/stories-widget.tsx'
-import { WeatherWidget } from '../weather/weather-widget.tsx'
-import { TOOL_TEXTS } from './tool-texts.ts'
+import { TOOL_TEXTS } from '../../features/bubles/tool-texts.ts'
+import { EventStatsWidget } from '../../features/events/event-stats-widget.tsx'
+import { LocalEventsFinder } from '../../features/local-events/local-events-finder.tsx'
+import { LatestPollsWidget } from '../../features/polls/latest-polls-widget.tsx'
+import { StoriesWidget } from '../../features/stories/stories-widget.tsx'
+import { WeatherWidget } from '../../features/weather/weather-widget.tsx'
 
 /** What an overview tool's card shows below its title: the tool itself. */
 export function ToolBody({ tool, buble, actor }: { tool: ToolKey; buble: LocalBuble; actor: MemberActor }) {

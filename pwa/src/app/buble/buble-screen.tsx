@@ -4,20 +4,20 @@ import { bublePath, type LocalBuble, useBuble, useMembers } from '../../data/bub
 import { useDevice } from '../../data/data-context.tsx'
 import { useOnline, useSyncSummary } from '../../data/sync-status.ts'
 import { useKeepRead, useUnread } from '../../data/unread.ts'
+import { MembersTab } from '../../features/bubles/members-tab.tsx'
+import { useRemoteBuble } from '../../features/bubles/use-remote-buble.ts'
+import { EventsTab } from '../../features/events/events-tab.tsx'
+import { PollsTab } from '../../features/polls/polls-tab.tsx'
+import { Ticker } from '../../features/wall/ticker.tsx'
+import { WallTab } from '../../features/wall/wall-tab.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
+import { memberActorFor } from '../../ui/member-actor.ts'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
-import { EventsTab } from '../events/events-tab.tsx'
-import { PollsTab } from '../polls/polls-tab.tsx'
-import { Ticker } from '../wall/ticker.tsx'
-import { WallTab } from '../wall/wall-tab.tsx'
-import { actorOf } from './actor.ts'
 import { BubleHeader } from './buble-header.tsx'
+import { BubleOverviewTab } from './buble-overview-tab.tsx'
 import { BubleTabs } from './buble-tabs.tsx'
-import { MembersTab } from './members-tab.tsx'
-import { OverviewTab } from './overview-tab.tsx'
 import { isTabKey, type TabKey, tabSegment } from './tabs.ts'
-import { useRemoteBuble } from './use-remote-buble.ts'
 
 /** /bubles/:slugOrId/:tab? — a buble's page: header, tab bar and the current tab. */
 export function BubleScreen() {
@@ -111,7 +111,7 @@ function BubleView({
 }) {
   const device = useDevice()
   const members = useMembers(buble.id)
-  const actor = actorOf(buble, members, device.userId)
+  const actor = memberActorFor(buble, members, device.userId)
   const unread = useUnread(buble.id)
   const open = tab === 'overview' ? null : tab
   useKeepRead(buble.id, open)
@@ -124,8 +124,8 @@ function BubleView({
       <Ticker buble={buble} />
       <BubleTabs buble={buble} current={tab} counts={counts} />
       <div className="tab-panel">
-        {tab === 'overview' && <OverviewTab buble={buble} actor={actor} />}
-        {tab === 'wall' && <WallTab buble={buble} />}
+        {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
+        {tab === 'wall' && <WallTab buble={buble} actor={actor} />}
         {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
         {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
         {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}

@@ -12,7 +12,10 @@ interface EditTextFormProps {
   failure: string
 }
 
-/** Edits a post's or a comment's text in place: Save checks it as the server will, Escape cancels. */
+/**
+ * Edits a post's, a comment's or a chat message's text in place: Save checks it as the server will,
+ * Escape cancels.
+ */
 export function EditTextForm({ label, initial, schema, maxLength, onSave, onCancel, failure }: EditTextFormProps) {
   const id = useId()
   const [text, setText] = useState(initial)

@@ -1,7 +1,7 @@
 /** Wall rows as the server sends them, for component tests. */
 
 import type { Comment, Post } from '@buble/shared/wall'
-import { person, putChange as put } from '../../test/fixtures.ts'
+import { person, putChange as put } from './fixtures.ts'
 
 let count = 0
 const nextId = (kind: string) => `0190f5b4-3${kind}00-7000-8000-${String(++count).padStart(12, '0')}`

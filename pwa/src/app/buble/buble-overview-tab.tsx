@@ -2,12 +2,12 @@ import { can, type MemberActor } from '@buble/shared/permissions'
 import { FIXED_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
 import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
+import { AddToolModal } from '../../features/bubles/add-tool-modal.tsx'
+import { RenameBubleModal } from '../../features/bubles/rename-buble-modal.tsx'
+import { RoleBadge } from '../../features/bubles/role-badge.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { formatDay, plural } from '../../ui/format.ts'
 import { useFlash } from '../../ui/use-flash.ts'
-import { AddToolModal } from './add-tool-modal.tsx'
-import { RenameBubleModal } from './rename-buble-modal.tsx'
-import { RoleBadge } from './role-badge.tsx'
 import { ToolBody } from './tool-body.tsx'
 
 const isToolKey = (key: string): key is ToolKey => (TOOL_KEYS as readonly string[]).includes(key)
@@ -19,7 +19,7 @@ function toolsOf(buble: LocalBuble): ToolKey[] {
   return stored.filter(isToolKey)
 }
 
-export function OverviewTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
+export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
   const [modal, setModal] = useState<'tools' | 'rename' | null>(null)
   const [flash, showFlash] = useFlash()
   const tools = toolsOf(buble)

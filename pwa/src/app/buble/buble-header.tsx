@@ -1,9 +1,9 @@
 import type { LocalBuble } from '../../data/bubles.ts'
+import { BubleActions } from '../../features/bubles/buble-actions.tsx'
+import { MuteToggle } from '../../features/bubles/mute-toggle.tsx'
+import { ChatLauncher } from '../../features/chat/chat-launcher.tsx'
 import { AvatarStack } from '../../ui/avatar-stack.tsx'
 import { formatDay, plural } from '../../ui/format.ts'
-import { ChatLauncher } from '../chat/chat-launcher.tsx'
-import { BubleActions } from './buble-actions.tsx'
-import { MuteToggle } from './mute-toggle.tsx'
 
 const HEADER_AVATARS = 4
 

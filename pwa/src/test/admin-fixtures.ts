@@ -1,8 +1,6 @@
 /** Admin answers for the admin screen's tests. */
 
 import type { User } from '@buble/shared/auth'
-import { json } from '../../test/fake-fetch.ts'
-import { alice, bob } from '../../test/fixtures.ts'
 import type {
   AdminDashboard,
   AdminEvent,
@@ -11,7 +9,9 @@ import type {
   AdminPost,
   AdminUser,
   Pagination,
-} from './admin-types.ts'
+} from '../features/admin/admin-types.ts'
+import { json } from './fake-fetch.ts'
+import { alice, bob } from './fixtures.ts'
 
 export const root: User = {
   ...alice,

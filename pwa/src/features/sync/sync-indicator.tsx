@@ -5,7 +5,7 @@ import { SyncStatusModal } from './sync-status-modal.tsx'
 import { statusLabel } from './sync-texts.ts'
 
 /** The header's sync indicator: a few words, a red count of refused changes, and the details on click. */
-export function SyncStatus() {
+export function SyncIndicator() {
   const summary = useSyncSummary()
   const [open, setOpen] = useState(false)
   if (!summary) return null

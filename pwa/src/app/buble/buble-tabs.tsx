@@ -1,23 +1,7 @@
-import { unreadLabel } from '@buble/shared/unread'
 import { Link } from 'react-router-dom'
 import { bublePath, type LocalBuble } from '../../data/bubles.ts'
+import { TabCount } from '../../ui/tab-count.tsx'
 import { TABS, type TabKey, tabSegment } from './tabs.ts'
-
-/** The red unread counter of a tab; nothing at zero. */
-export function TabCount({ count }: { count: number }) {
-  const label = unreadLabel(count)
-  if (label === null) return null
-  // The space makes it "Wall 3 unread" to a screen reader, not "Wall3 unread"; a flex container does not draw it.
-  return (
-    <>
-      {' '}
-      <span className="tab-count">
-        <span aria-hidden="true">{label}</span>
-        <span className="visually-hidden">{`${label} unread`}</span>
-      </span>
-    </>
-  )
-}
 
 interface BubleTabsProps {
   buble: Pick<LocalBuble, 'id' | 'slug'>

@@ -1,7 +1,8 @@
 import { render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router-dom'
 import { expect, test } from 'vitest'
-import { BubleTabs, TabCount } from './buble-tabs.tsx'
+import { TabCount } from '../../ui/tab-count.tsx'
+import { BubleTabs } from './buble-tabs.tsx'
 
 test('a tab count shows nothing at zero', () => {
   const { container } = render(<TabCount count={0} />)
