@@ -2,6 +2,7 @@
 
 import { type Buble, isUuid, type Member } from '@buble/shared/bubles'
 import type { LocalRow } from '@buble/sync/client/local-db'
+import type { Change } from '@buble/sync/protocol'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useDevice } from './data-context.tsx'
 
@@ -54,3 +55,12 @@ export function useMembers(bubleId: string): LocalMember[] | undefined {
 /** The path of a buble's page: by slug once the server gave one, by id until then. */
 export const bublePath = (buble: Pick<Buble, 'id' | 'slug'>, tab?: string) =>
   `/bubles/${buble.slug || buble.id}${tab ? `/${tab}` : ''}`
+
+/** A buble a REST call answered (joined, renamed, looked up), as a pull would carry it. */
+export const bubleChange = (buble: Buble): Change => ({
+  entity: 'buble',
+  op: 'put',
+  id: buble.id,
+  buble_id: buble.id,
+  data: buble,
+})
