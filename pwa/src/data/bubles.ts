@@ -4,7 +4,9 @@ import { type Buble, isUuid, type Member } from '@buble/shared/bubles'
 import type { LocalRow } from '@buble/sync/client/local-db'
 import type { Change } from '@buble/sync/protocol'
 import { useLiveQuery } from 'dexie-react-hooks'
+import { useMemo } from 'react'
 import { useDevice } from './data-context.tsx'
+import { createRow } from './device.ts'
 
 /** A buble on this device; `_pending` while a change to it has not reached the server. */
 export type LocalBuble = Buble & LocalRow
@@ -49,6 +51,22 @@ export function useMembers(bubleId: string): LocalMember[] | undefined {
       )
     },
     [db, bubleId],
+  )
+}
+
+/**
+ * The bubles' writes that work offline: each shows on the device at once and waits in the outbox
+ * for the server. Creating answers the new buble's id, chosen here so the row made offline keeps it.
+ */
+export function useBubleActions() {
+  const device = useDevice()
+  return useMemo(
+    () => ({
+      createBuble: (name: string) => createRow(device, 'buble.create', { name }),
+      deleteBuble: (id: string) => device.mutate('buble.delete', { id }),
+      leaveBuble: (bubleId: string) => device.mutate('buble.leave', { buble_id: bubleId }),
+    }),
+    [device],
   )
 }
 
