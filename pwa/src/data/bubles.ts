@@ -2,8 +2,11 @@
 
 import { type Buble, isUuid, type Member } from '@buble/shared/bubles'
 import type { LocalRow } from '@buble/shared/device-rows'
+import type { Change } from '@buble/sync/protocol'
 import { useLiveQuery } from 'dexie-react-hooks'
+import { useMemo } from 'react'
 import { useDevice } from './data-context.tsx'
+import { queueCreate } from './device.ts'
 
 /** A buble on this device; `_pending` while a change to it has not reached the server. */
 export type LocalBuble = Buble & LocalRow
@@ -51,6 +54,31 @@ export function useMembers(bubleId: string): LocalMember[] | undefined {
   )
 }
 
+/**
+ * The bubles' writes that work offline: each shows on the device at once and waits in the outbox
+ * for the server. Creating answers the new buble's id, chosen here so the row made offline keeps it.
+ */
+export function useBubleActions() {
+  const device = useDevice()
+  return useMemo(
+    () => ({
+      createBuble: (name: string) => queueCreate(device, 'buble.create', { name }),
+      deleteBuble: (id: string) => device.mutate('buble.delete', { id }),
+      leaveBuble: (bubleId: string) => device.mutate('buble.leave', { buble_id: bubleId }),
+    }),
+    [device],
+  )
+}
+
 /** The path of a buble's page: by slug once the server gave one, by id until then. */
 export const bublePath = (buble: Pick<Buble, 'id' | 'slug'>, tab?: string) =>
   `/bubles/${buble.slug || buble.id}${tab ? `/${tab}` : ''}`
+
+/** A buble a REST call answered (joined, renamed, looked up), as a pull would carry it. */
+export const bubleChange = (buble: Buble): Change => ({
+  entity: 'buble',
+  op: 'put',
+  id: buble.id,
+  buble_id: buble.id,
+  data: buble,
+})

@@ -10,6 +10,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
 import { type CreateInput, queueCreate } from './device.ts'
+import type { PagedRows } from './live-rows.ts'
 
 /** A message as stored: `_pending` while it (or its edit) has not reached the server. */
 export type LocalChatMessage = ChatMessage & LocalRow
@@ -25,7 +26,7 @@ async function readWindow(db: DeviceDb, bubleId: string, since: string | null) {
   const rows = ((await span.toArray()) as LocalChatMessage[]).reverse()
   const oldest = rows[0]
   const older = oldest ? await olderThan(db, bubleId, oldest.created_at, 1) : []
-  return { messages: await withCurrentMakers(db, bubleId, rows, 'sender'), hasOlder: older.length > 0 }
+  return { rows: await withCurrentMakers(db, bubleId, rows, 'sender'), hasMore: older.length > 0 }
 }
 
 /** Up to `count` messages older than `before`, newest first. */
@@ -37,20 +38,12 @@ const olderThan = (db: DeviceDb, bubleId: string, before: string, count: number)
     .limit(count)
     .toArray()
 
-export type ChatMessages =
-  | { status: 'loading' }
-  | { status: 'error' }
-  | { status: 'ready'; messages: LocalChatMessage[]; hasOlder: boolean }
-
 /**
  * A buble's chat, oldest first for display: the newest CHAT_PAGE_SIZE messages, then everything
  * from the oldest one shown on, so new messages add to the window instead of pushing old ones out
- * of it. `loadOlder` widens it by another page.
+ * of it. `loadMore` widens it by another page of older ones.
  */
-export function useChatMessages(bubleId: string): ChatMessages & {
-  /** Widens the window by a page; false when there was nothing older. */
-  loadOlder(): Promise<boolean>
-} {
+export function useChatMessages(bubleId: string): PagedRows<LocalChatMessage> {
   const { db } = useDevice()
   const [since, setSince] = useState<string | null>(null)
   const result = useLiveQuery(
@@ -59,12 +52,12 @@ export function useChatMessages(bubleId: string): ChatMessages & {
         (window) => ({ status: 'ready' as const, ...window }),
         (err: unknown) => {
           console.error('Failed to load messages', err)
-          return { status: 'error' as const }
+          return { status: 'failed' as const, hasMore: false }
         },
       ),
     [db, bubleId, since],
   )
-  const oldest = result?.status === 'ready' ? result.messages[0]?.created_at : undefined
+  const oldest = result?.status === 'ready' ? result.rows[0]?.created_at : undefined
 
   // Pin the window to the first page once it is read.
   useEffect(() => {
@@ -72,8 +65,8 @@ export function useChatMessages(bubleId: string): ChatMessages & {
   }, [since, oldest])
 
   return {
-    ...(result ?? { status: 'loading' }),
-    async loadOlder() {
+    ...(result ?? { status: 'loading', hasMore: false }),
+    async loadMore() {
       if (!oldest) return false
       const older = await olderThan(db, bubleId, oldest, CHAT_PAGE_SIZE)
       const next = older.at(-1)?.created_at

@@ -8,32 +8,34 @@ import { useMemo } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
 import { type CreateInput, queueCreate } from './device.ts'
+import { type LiveRows, liveRows } from './live-rows.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalEvent = BubleEvent & LocalRow
 export type LocalPoll = Poll & LocalRow
 
-/** A buble's rows of `table` in `order`, with their creators as the member list names them now; undefined while loading. */
+/** A buble's rows of `table` in `order`, with their creators as the member list names them now. */
 function useBubleRows<T extends LocalEvent | LocalPoll>(
   table: 'events' | 'polls',
   bubleId: string,
   order: (a: T, b: T) => number,
-): T[] | undefined {
+): LiveRows<T> {
   const { db } = useDevice()
-  return useLiveQuery(async () => {
+  const rows = useLiveQuery(async () => {
     const rows = (await db.table(table).where('buble_id').equals(bubleId).toArray()) as T[]
     return withCurrentMakers(db, bubleId, rows.sort(order), 'creator')
   }, [db, bubleId])
+  return liveRows(rows)
 }
 
 const soonestFirst = (a: LocalEvent, b: LocalEvent) =>
   a.event_time.localeCompare(b.event_time) || a.id.localeCompare(b.id)
 const newestFirst = (a: LocalPoll, b: LocalPoll) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)
 
-/** A buble's events, soonest first (CONTRACT §6); undefined while loading. */
+/** A buble's events, soonest first (CONTRACT §6). */
 export const useEvents = (bubleId: string) => useBubleRows('events', bubleId, soonestFirst)
 
-/** A buble's polls, newest first (CONTRACT §3.3); undefined while loading. */
+/** A buble's polls, newest first (CONTRACT §3.3). */
 export const usePolls = (bubleId: string) => useBubleRows('polls', bubleId, newestFirst)
 
 /** What a new event is made of: the event.create mutation's input, without the id. */

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
 import { type CreateInput, queueCreate } from './device.ts'
+import { liveRows, type PagedRows } from './live-rows.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
 export type LocalPost = Post & LocalRow
@@ -26,28 +27,23 @@ async function newestPosts(db: DeviceDb, bubleId: string, limit: number): Promis
   return withCurrentMakers(db, bubleId, rows, 'author')
 }
 
-export interface WallPosts {
-  /** Newest first; undefined while loading. */
-  posts: LocalPost[] | undefined
-  /** Whether the last page shown was full (spec part 2 §2: 'Load more' shows while it was). */
-  hasMore: boolean
-  /** Shows the next WALL_PAGE_SIZE posts. */
-  loadMore(): void
-}
-
 /**
  * A buble's posts, newest first, a page of WALL_PAGE_SIZE at a time. 'Load more' shows while the
  * last page came back full, as spec part 2 §2 says: with exactly ten posts it shows once, and the
  * next page, empty, hides it.
  */
-export function useWallPosts(bubleId: string): WallPosts {
+export function useWallPosts(bubleId: string): PagedRows<LocalPost> {
   const { db } = useDevice()
   const [limit, setLimit] = useState(WALL_PAGE_SIZE)
   const rows = useLiveQuery(() => newestPosts(db, bubleId, limit), [db, bubleId, limit])
+  const hasMore = (rows?.length ?? 0) >= limit
   return {
-    posts: rows,
-    hasMore: (rows?.length ?? 0) >= limit,
-    loadMore: () => setLimit((shown) => shown + WALL_PAGE_SIZE),
+    ...liveRows(rows),
+    hasMore,
+    async loadMore() {
+      if (hasMore) setLimit((shown) => shown + WALL_PAGE_SIZE)
+      return hasMore
+    },
   }
 }
 

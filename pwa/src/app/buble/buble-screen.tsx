@@ -50,7 +50,8 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
   const [removing, setRemoving] = useState(false)
   const lookRemotely = buble === null && summary?.initialized === true && online && !removing
   const remote = useRemoteBuble(slugOrId, lookRemotely)
-  useDocumentTitle(buble?.name ?? (remote.load.status === 'not-found' ? 'Buble not found' : 'Buble'))
+  const notFound = remote.status === 'ready' && remote.data === null
+  useDocumentTitle(buble?.name ?? (notFound ? 'Buble not found' : 'Buble'))
 
   if (buble) {
     // Opened by id (made offline) or by a slug in other letter case: show the canonical address.
@@ -67,14 +68,15 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
       </div>
     )
   }
-  if (!lookRemotely || remote.load.status === 'loading') {
+  // Found, the buble is stored: the page shows it as soon as the live query reads it.
+  if (!lookRemotely || (remote.status !== 'failed' && !notFound)) {
     return (
       <div className="page">
         <Spinner label="Loading Buble…" />
       </div>
     )
   }
-  if (remote.load.status === 'not-found') {
+  if (notFound) {
     return (
       <div className="page">
         <div className="empty-state">
@@ -91,8 +93,8 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
     <div className="page">
       <div className="empty-state">
         <h1>Could not open this Buble</h1>
-        <p role="alert">{remote.load.message}</p>
-        <button type="button" className="btn btn-primary" onClick={remote.retry}>
+        <p role="alert">{remote.message}</p>
+        <button type="button" className="btn btn-primary" onClick={remote.reload}>
           Try again
         </button>
       </div>

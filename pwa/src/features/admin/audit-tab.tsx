@@ -10,13 +10,18 @@ export function AuditTab() {
   const pagination = query.status !== 'failed' ? query.data?.pagination : undefined
   return (
     <div className="admin-list">
-      <ListToolbar label="Audit" searchText={list.searchText} onSearch={list.setSearchText} onRefresh={list.reload} />
+      <ListToolbar
+        label="Audit"
+        searchText={list.searchText}
+        onSearch={list.setSearchText}
+        onRefresh={list.query.reload}
+      />
       <AdminTable
         label="Audit entries"
         columns={COLUMNS.audit}
         query={query}
         searching={list.search !== ''}
-        onRetry={list.reload}
+        onRetry={list.query.reload}
       />
       {pagination && <Pager pagination={pagination} onPage={list.setPage} />}
     </div>

@@ -22,13 +22,13 @@ const METRICS: [keyof NonNullable<AdminHealth['metrics']>, string][] = [
 export function HealthTab() {
   const api = useApi()
   const admin = useMemo(() => adminApi(api), [api])
-  const { query, reload } = useAdminQuery('health', (signal) => admin.health(signal), ADMIN_TEXTS.loadAdminData)
+  const query = useAdminQuery('health', (signal) => admin.health(signal), ADMIN_TEXTS.loadAdminData)
 
   return (
     <div className="admin-health">
       <div className="admin-toolbar">
         <h2 className="section-title">System Health</h2>
-        <button type="button" className="btn btn-secondary btn-small" onClick={reload}>
+        <button type="button" className="btn btn-secondary btn-small" onClick={query.reload}>
           Refresh
         </button>
       </div>

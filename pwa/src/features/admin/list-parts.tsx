@@ -1,13 +1,13 @@
 /** The pieces every admin table shares: its toolbar, the table with loading and empty states, and the pager. */
 
 import type { ReactNode } from 'react'
+import type { OnlineQuery } from '../../data/online.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { ADMIN_TEXTS } from './admin-texts.ts'
 import type { Pagination } from './admin-types.ts'
 import type { Column } from './row-fields.tsx'
-import type { Query } from './use-admin-query.ts'
 import type { Page } from './use-paged-list.ts'
 
 interface ToolbarProps {
@@ -56,7 +56,7 @@ export function ListToolbar({ label, searchText, onSearch, onRefresh, onExport, 
 interface TableProps<Row extends { id: string }> {
   label: string
   columns: Column<Row>[]
-  query: Query<Page<Row>>
+  query: OnlineQuery<Page<Row>>
   searching: boolean
   onRetry: () => void
   /** The row's buttons, when it has any. */

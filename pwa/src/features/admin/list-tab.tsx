@@ -1,6 +1,7 @@
 /** One admin table tab (users, bubles, events, polls, posts, invites): search, refresh, export, add, rows and pages. */
 
 import { useState } from 'react'
+import { sessionEnded } from '../../data/online.ts'
 import { messageOf } from '../../session/api-client.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { useFlash } from '../../ui/use-flash.ts'
@@ -11,7 +12,6 @@ import { DetailsModal } from './details-modal.tsx'
 import { AdminTable, ListToolbar, Pager, RowAction } from './list-parts.tsx'
 import { COLUMNS, type Column, ROW_NAME, ROW_TYPE } from './row-fields.tsx'
 import { deletedText, useAdminDelete } from './use-admin-delete.tsx'
-import { sessionEnded } from './use-admin-query.ts'
 import { usePagedList } from './use-paged-list.ts'
 import { CreateUserModal, EditUserModal, ResetPasswordModal } from './user-modals.tsx'
 
@@ -36,7 +36,7 @@ export function ListTab<K extends RowTab>({ tab }: { tab: K }) {
   const saved = (message: string) => {
     setError(null)
     showFlash(message)
-    list.reload()
+    query.reload()
   }
 
   async function exportCsv() {
@@ -89,7 +89,7 @@ export function ListTab<K extends RowTab>({ tab }: { tab: K }) {
         label={label}
         searchText={list.searchText}
         onSearch={list.setSearchText}
-        onRefresh={list.reload}
+        onRefresh={query.reload}
         onExport={() => void exportCsv()}
         exporting={exporting}
         onAdd={ADDABLE.includes(tab) ? () => setDialog({ kind: 'add' }) : undefined}
@@ -101,7 +101,7 @@ export function ListTab<K extends RowTab>({ tab }: { tab: K }) {
         columns={COLUMNS[tab] as Column<AdminRows[K]>[]}
         query={query}
         searching={list.search !== ''}
-        onRetry={list.reload}
+        onRetry={query.reload}
         actions={actions}
       />
       {pagination && <Pager pagination={pagination} onPage={list.setPage} />}

@@ -28,7 +28,7 @@ type Viewing = { tab: 'users'; row: AdminUser } | { tab: 'bubles'; row: AdminBub
 export function OverviewTab({ onOpenTab }: { onOpenTab: (key: AdminTabKey) => void }) {
   const api = useApi()
   const admin = useMemo(() => adminApi(api), [api])
-  const { query, reload } = useAdminQuery('dashboard', (signal) => admin.dashboard(signal), ADMIN_TEXTS.loadAdminData)
+  const query = useAdminQuery('dashboard', (signal) => admin.dashboard(signal), ADMIN_TEXTS.loadAdminData)
   const [viewing, setViewing] = useState<Viewing>(null)
   const [flash, showFlash] = useFlash()
   const confirm = useAdminDelete()
@@ -41,7 +41,7 @@ export function OverviewTab({ onOpenTab }: { onOpenTab: (key: AdminTabKey) => vo
       run: () => admin.remove(tab, id),
       onDone: () => {
         showFlash(deletedText(type))
-        reload()
+        query.reload()
       },
     })
   }
@@ -50,7 +50,7 @@ export function OverviewTab({ onOpenTab }: { onOpenTab: (key: AdminTabKey) => vo
     return (
       <div className="admin-failed">
         <Alert kind="error">{query.message}</Alert>
-        <button type="button" className="btn btn-secondary btn-small" onClick={reload}>
+        <button type="button" className="btn btn-secondary btn-small" onClick={query.reload}>
           Try Again
         </button>
       </div>

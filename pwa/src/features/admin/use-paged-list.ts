@@ -31,7 +31,7 @@ export function usePagedList<K extends ListTabKey>(tab: K) {
     return () => clearTimeout(timer)
   }, [searchText, search])
 
-  const { query, reload } = useAdminQuery<Page<AdminRows[K]>>(
+  const query = useAdminQuery<Page<AdminRows[K]>>(
     `${tab}|${page}|${search}`,
     (signal) => admin.list(tab, { page, search }, signal),
     ADMIN_TEXTS.loadTab(tab),
@@ -43,5 +43,5 @@ export function usePagedList<K extends ListTabKey>(tab: K) {
     if (pages !== null && pages >= 1 && page > pages) setPage(pages)
   }, [page, pages])
 
-  return { admin, page, setPage, searchText, setSearchText, search, query, reload }
+  return { admin, page, setPage, searchText, setSearchText, search, query }
 }

@@ -1,12 +1,12 @@
 import { FIXED_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
 import { type FormEvent, useId, useState } from 'react'
-import { useDevice } from '../../data/data-context.tsx'
+import { useOnlineCall } from '../../data/online.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { Modal } from '../../ui/modal.tsx'
+import { BUBLE_NOT_SYNCED } from './buble-texts.ts'
 import { TOOL_TEXTS } from './tool-texts.ts'
-import { BUBLE_NOT_SYNCED, useOnlineCall } from './use-online-call.ts'
 
 const FORM_ID = 'add-tool-form'
 const TOOLS_OFFLINE = 'You are offline. Changing tools needs a connection.'
@@ -22,7 +22,6 @@ interface AddToolModalProps {
 /** The owner turns the optional overview tools on or off; the initial three stay (spec part 2 §2). */
 export function AddToolModal({ buble, tools, onClose, onSaved }: AddToolModalProps) {
   const api = useApi()
-  const device = useDevice()
   const id = useId()
   const call = useOnlineCall(TOOLS_OFFLINE)
   const [on, setOn] = useState<ReadonlySet<ToolKey>>(() => new Set(tools))
@@ -41,11 +40,13 @@ export function AddToolModal({ buble, tools, onClose, onSaved }: AddToolModalPro
   async function save(event: FormEvent) {
     event.preventDefault()
     if (!buble.slug) return call.setError(BUBLE_NOT_SYNCED)
-    const outcome = await call.run(() => api.put(`/bubles/${buble.id}/tools`, { enabled }), ERROR_TEXTS.performAction)
-    if (!outcome.ok) return
-    // The buble row, and so the cards, change with the pull this starts.
-    void device.engine.sync()
-    onSaved()
+    const outcome = await call.run(
+      () => api.put(`/bubles/${buble.id}/tools`, { enabled }),
+      ERROR_TEXTS.performAction,
+      // The buble row, and so the cards, change with the pull that follows.
+      { synced: true },
+    )
+    if (outcome.ok) onSaved()
   }
 
   return (

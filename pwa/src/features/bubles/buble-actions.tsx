@@ -1,9 +1,9 @@
 import { Invite } from '@buble/shared/bubles'
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import type { LocalBuble } from '../../data/bubles.ts'
+import { type LocalBuble, useBubleActions } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
-import { messageOf } from '../../session/api-client.ts'
+import { useOnlineCall } from '../../data/online.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
@@ -21,30 +21,25 @@ interface BubleActionsProps {
 
 /** The owner generates invites and deletes; everyone else may leave (spec part 1 §2, §6). */
 export function BubleActions({ buble, onRemoving }: BubleActionsProps) {
-  const device = useDevice()
+  const { userId } = useDevice()
+  const { deleteBuble, leaveBuble } = useBubleActions()
   const api = useApi()
   const navigate = useNavigate()
-  const isOwner = buble.owner_id === device.userId || buble.my_role === 'owner'
+  const isOwner = buble.owner_id === userId || buble.my_role === 'owner'
   const [dialog, setDialog] = useState<'delete' | 'leave' | null>(null)
   const [busy, setBusy] = useState(false)
   const [dialogError, setDialogError] = useState<string | null>(null)
   const [invite, setInvite] = useState<Invite | null>(null)
-  const [inviting, setInviting] = useState(false)
-  const [inviteError, setInviteError] = useState<string | null>(null)
+  const inviting = useOnlineCall(INVITE_OFFLINE)
 
   async function generateInvite() {
-    setInviteError(null)
-    if (!navigator.onLine) return setInviteError(INVITE_OFFLINE)
-    if (!buble.slug) return setInviteError(INVITE_NOT_SYNCED)
-    setInviting(true)
-    try {
-      setInvite(Invite.parse(await api.post(`/bubles/${buble.id}/invites`, {})))
-    } catch (err) {
-      // fetch rejects with a TypeError when no answer came at all.
-      setInviteError(err instanceof TypeError ? INVITE_OFFLINE : messageOf(err, ERROR_TEXTS.generateInvite))
-    } finally {
-      setInviting(false)
-    }
+    // Offline, that is what the member is told first.
+    if (navigator.onLine && !buble.slug) return inviting.setError(INVITE_NOT_SYNCED)
+    const outcome = await inviting.run(
+      async () => Invite.parse(await api.post(`/bubles/${buble.id}/invites`, {})),
+      ERROR_TEXTS.generateInvite,
+    )
+    if (outcome.ok) setInvite(outcome.value)
   }
 
   function open(which: 'delete' | 'leave') {
@@ -58,8 +53,8 @@ export function BubleActions({ buble, onRemoving }: BubleActionsProps) {
     setDialogError(null)
     onRemoving(true)
     try {
-      if (which === 'delete') await device.mutate('buble.delete', { id: buble.id })
-      else await device.mutate('buble.leave', { buble_id: buble.id })
+      if (which === 'delete') await deleteBuble(buble.id)
+      else await leaveBuble(buble.id)
     } catch (err) {
       console.error(`Could not ${which} the buble`, err)
       onRemoving(false)
@@ -77,8 +72,13 @@ export function BubleActions({ buble, onRemoving }: BubleActionsProps) {
       <div className="page-actions">
         {isOwner ? (
           <>
-            <button type="button" className="btn btn-primary" onClick={() => void generateInvite()} disabled={inviting}>
-              {inviting ? 'Generating…' : 'Generate Invite'}
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void generateInvite()}
+              disabled={inviting.busy}
+            >
+              {inviting.busy ? 'Generating…' : 'Generate Invite'}
             </button>
             <button type="button" className="btn btn-danger" onClick={() => open('delete')}>
               Delete Buble
@@ -90,7 +90,7 @@ export function BubleActions({ buble, onRemoving }: BubleActionsProps) {
           </button>
         )}
       </div>
-      {inviteError && <Alert kind="error">{inviteError}</Alert>}
+      {inviting.error && <Alert kind="error">{inviting.error}</Alert>}
 
       {invite && <InviteCodeModal invite={invite} buble={buble} onClose={() => setInvite(null)} />}
 

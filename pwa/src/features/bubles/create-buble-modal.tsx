@@ -1,16 +1,14 @@
 import { BubleName } from '@buble/shared/bubles'
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { v7 as uuidv7 } from 'uuid'
-import { bublePath } from '../../data/bubles.ts'
-import { useDevice } from '../../data/data-context.tsx'
+import { bublePath, useBubleActions } from '../../data/bubles.ts'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { Field } from '../../ui/field.tsx'
 import { FormModal } from '../../ui/form-modal.tsx'
 
 /** Creates the buble on this device at once (offline too) and opens it; the server gets it when it can. */
 export function CreateBubleModal({ onClose }: { onClose: () => void }) {
-  const device = useDevice()
+  const { createBuble } = useBubleActions()
   const navigate = useNavigate()
   const [name, setName] = useState('')
   const [nameError, setNameError] = useState<string | null>(null)
@@ -19,8 +17,7 @@ export function CreateBubleModal({ onClose }: { onClose: () => void }) {
     const parsed = BubleName.safeParse(name)
     setNameError(parsed.success ? null : (parsed.error.issues[0]?.message ?? ERROR_TEXTS.createBuble))
     if (!parsed.success) return false
-    const id = uuidv7()
-    await device.mutate('buble.create', { id, name: parsed.data })
+    const id = await createBuble(parsed.data)
     // No slug until the server answers: the page is reached by id meanwhile.
     navigate(bublePath({ id, slug: '' }))
     return true

@@ -1,5 +1,6 @@
 import type { ActiveInvite, Invite } from '@buble/shared/bubles'
 import { useState } from 'react'
+import { useOnlineCall } from '../../data/online.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
@@ -9,7 +10,6 @@ import { Modal } from '../../ui/modal.tsx'
 import { COPY_FAILED, useCopy } from '../../ui/use-copy.ts'
 import { ActiveInviteList, useActiveInvites } from './active-invites.tsx'
 import { InviteEmailForm } from './invite-email-form.tsx'
-import { useOnlineCall } from './use-online-call.ts'
 
 const REVOKE_OFFLINE = 'You are offline. Revoking a code needs a connection.'
 

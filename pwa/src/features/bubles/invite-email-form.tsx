@@ -1,11 +1,11 @@
 import { Email } from '@buble/shared/auth'
 import { Invite } from '@buble/shared/bubles'
 import { type FormEvent, useState } from 'react'
+import { useOnlineCall } from '../../data/online.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { Field } from '../../ui/field.tsx'
-import { useOnlineCall } from './use-online-call.ts'
 
 const EMAIL_OFFLINE = 'You are offline. Sending an invite needs a connection.'
 

@@ -1,8 +1,8 @@
 import { BUBLE_MESSAGES, Buble, InviteCode } from '@buble/shared/bubles'
 import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { bublePath } from '../../data/bubles.ts'
-import { useDevice } from '../../data/data-context.tsx'
+import { bubleChange, bublePath } from '../../data/bubles.ts'
+import { useOnlineCall } from '../../data/online.ts'
 import { ApiError, messageOf } from '../../session/api-client.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
@@ -13,52 +13,39 @@ import { Modal } from '../../ui/modal.tsx'
 const FORM_ID = 'join-buble-form'
 const JOIN_OFFLINE = 'You are offline. Joining a Buble needs a connection.'
 
-function joinFailure(err: unknown): string {
-  // fetch rejects with a TypeError when no answer came at all.
-  if (err instanceof TypeError) return JOIN_OFFLINE
-  if (err instanceof ApiError && err.status === 410) return BUBLE_MESSAGES.inviteInvalid
-  return messageOf(err, BUBLE_MESSAGES.inviteInvalid)
-}
+const joinFailure = (err: unknown): string =>
+  err instanceof ApiError && err.status === 410
+    ? BUBLE_MESSAGES.inviteInvalid
+    : messageOf(err, BUBLE_MESSAGES.inviteInvalid)
 
 /** Asks for an invite code, then for a confirmation, then accepts it with the server (online only). */
 export function JoinBubleModal({ onClose }: { onClose: () => void }) {
   const api = useApi()
-  const device = useDevice()
   const navigate = useNavigate()
+  const call = useOnlineCall(JOIN_OFFLINE)
   const [code, setCode] = useState('')
   const [codeError, setCodeError] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
   /** The normalised code being confirmed; null while the code is being typed. */
   const [confirming, setConfirming] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
 
   function review(event: FormEvent) {
     event.preventDefault()
     const parsed = InviteCode.safeParse(code)
     if (!parsed.success) return setCodeError(parsed.error.issues[0]?.message ?? BUBLE_MESSAGES.codeRequired)
     setCodeError(null)
-    setError(null)
+    call.setError(null)
     setConfirming(parsed.data)
   }
 
   async function join(normalized: string) {
-    if (!navigator.onLine) {
-      setError(JOIN_OFFLINE)
-      setConfirming(null)
-      return
-    }
-    setBusy(true)
-    try {
-      const buble = Buble.parse(await api.post(`/bubles/invites/${encodeURIComponent(normalized)}/accept`))
-      await device.remember([{ entity: 'buble', op: 'put', id: buble.id, buble_id: buble.id, data: buble }])
-      // The members and content come with the next pull.
-      void device.engine.sync()
-      navigate(bublePath(buble))
-    } catch (err) {
-      setError(joinFailure(err))
-      setConfirming(null)
-      setBusy(false)
-    }
+    const outcome = await call.run(
+      async () => Buble.parse(await api.post(`/bubles/invites/${encodeURIComponent(normalized)}/accept`)),
+      joinFailure,
+      // The members and content come with the pull that follows.
+      { synced: (buble) => [bubleChange(buble)] },
+    )
+    if (outcome.ok) navigate(bublePath(outcome.value))
+    else setConfirming(null)
   }
 
   if (confirming !== null) {
@@ -67,7 +54,7 @@ export function JoinBubleModal({ onClose }: { onClose: () => void }) {
         title="Join this Buble?"
         confirmLabel="Join Buble"
         busyLabel="Joining…"
-        busy={busy}
+        busy={call.busy}
         onConfirm={() => void join(confirming)}
         onCancel={() => setConfirming(null)}
       >
@@ -95,7 +82,7 @@ export function JoinBubleModal({ onClose }: { onClose: () => void }) {
       }
     >
       <form id={FORM_ID} onSubmit={review} noValidate>
-        {error && <Alert kind="error">{error}</Alert>}
+        {call.error && <Alert kind="error">{call.error}</Alert>}
         <Field
           label="Invite code"
           value={code}

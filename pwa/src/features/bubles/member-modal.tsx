@@ -3,7 +3,7 @@ import { MODAL_CLOSE_MS } from '@buble/shared/constants'
 import { MEMBER_MESSAGES } from '@buble/shared/members'
 import { can, type MemberActor } from '@buble/shared/permissions'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
-import { useDevice } from '../../data/data-context.tsx'
+import { type Outcome, useOnlineCall } from '../../data/online.ts'
 import { useOnline } from '../../data/sync-status.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
@@ -14,7 +14,6 @@ import { useMemberAccess } from './member-access.ts'
 import { MemberAccessFields } from './member-access-fields.tsx'
 import { MemberConfirm } from './member-confirm.tsx'
 import { RoleBadge } from './role-badge.tsx'
-import { type Outcome, useOnlineCall } from './use-online-call.ts'
 
 const FORM_ID = 'member-access-form'
 export const MEMBER_OFFLINE = 'You are offline. Managing members needs a connection.'
@@ -29,7 +28,6 @@ interface MemberModalProps {
 /** Role, permissions, ownership transfer and removal of one member (spec part 1 §2); each is an online call. */
 export function MemberModal({ bubleId, member, actor, onClose }: MemberModalProps) {
   const api = useApi()
-  const device = useDevice()
   const online = useOnline()
   const access = useMemberAccess(actor, member)
   const call = useOnlineCall(MEMBER_OFFLINE)
@@ -48,7 +46,6 @@ export function MemberModal({ bubleId, member, actor, onClose }: MemberModalProp
     if (!outcome.ok) return
     setConfirming(null)
     setDone(message)
-    void device.engine.sync()
   }
 
   async function save(event: FormEvent) {
@@ -57,6 +54,7 @@ export function MemberModal({ bubleId, member, actor, onClose }: MemberModalProp
     const outcome = await call.run(
       () => api.put(`/bubles/${bubleId}/members/role`, access.body),
       MEMBER_MESSAGES.updateFailed,
+      { synced: true },
     )
     finish(outcome, MEMBER_MESSAGES.roleUpdated)
   }
@@ -65,6 +63,7 @@ export function MemberModal({ bubleId, member, actor, onClose }: MemberModalProp
     const outcome = await call.run(
       () => api.post(`/bubles/${bubleId}/transfer-ownership`, { newOwnerId: member.user_id }),
       MEMBER_MESSAGES.transferFailed,
+      { synced: true },
     )
     finish(outcome, MEMBER_MESSAGES.transferred)
   }
@@ -73,6 +72,7 @@ export function MemberModal({ bubleId, member, actor, onClose }: MemberModalProp
     const outcome = await call.run(
       () => api.delete(`/bubles/${bubleId}/members/remove`, { userId: member.user_id }),
       MEMBER_MESSAGES.removeFailed,
+      { synced: true },
     )
     finish(outcome, MEMBER_MESSAGES.removed)
   }

@@ -1,13 +1,13 @@
 import { Buble, BubleName } from '@buble/shared/bubles'
 import { type FormEvent, useState } from 'react'
-import type { LocalBuble } from '../../data/bubles.ts'
-import { useDevice } from '../../data/data-context.tsx'
+import { bubleChange, type LocalBuble } from '../../data/bubles.ts'
+import { useOnlineCall } from '../../data/online.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { Field } from '../../ui/field.tsx'
 import { Modal } from '../../ui/modal.tsx'
-import { BUBLE_NOT_SYNCED, useOnlineCall } from './use-online-call.ts'
+import { BUBLE_NOT_SYNCED } from './buble-texts.ts'
 
 const FORM_ID = 'rename-buble-form'
 const RENAME_OFFLINE = 'You are offline. Renaming a Buble needs a connection.'
@@ -23,7 +23,6 @@ export function RenameBubleModal({
   onSaved: () => void
 }) {
   const api = useApi()
-  const device = useDevice()
   const call = useOnlineCall(RENAME_OFFLINE)
   const [name, setName] = useState(buble.name)
   const [nameError, setNameError] = useState<string | null>(null)
@@ -37,11 +36,9 @@ export function RenameBubleModal({
     const outcome = await call.run(
       async () => Buble.parse(await api.patch(`/bubles/${buble.id}`, { name: parsed.data })),
       ERROR_TEXTS.performAction,
+      { synced: (renamed) => [bubleChange(renamed)] },
     )
-    if (!outcome.ok) return
-    await device.remember([{ entity: 'buble', op: 'put', id: buble.id, buble_id: buble.id, data: outcome.value }])
-    void device.engine.sync()
-    onSaved()
+    if (outcome.ok) onSaved()
   }
 
   return (

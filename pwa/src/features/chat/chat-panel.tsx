@@ -37,8 +37,8 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
   /** Set while an older page loads: where the view was, and the message then first. */
   const anchor = useRef<{ fromBottom: number; firstId: string | undefined } | null>(null)
   const lastSeen = useRef<string | undefined>(undefined)
-  const messages = chat.status === 'ready' ? chat.messages : undefined
-  const hasOlder = chat.status === 'ready' && chat.hasOlder
+  const messages = chat.rows
+  const hasOlder = chat.hasMore
 
   useEffect(() => {
     field.current?.focus()
@@ -71,7 +71,7 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
     const box = list.current
     if (!box || anchor.current || !hasOlder) return
     anchor.current = { fromBottom: distanceFromBottom(box), firstId: messages?.[0]?.id }
-    if (!(await chat.loadOlder())) anchor.current = null
+    if (!(await chat.loadMore())) anchor.current = null
   }
 
   function onScroll() {
@@ -105,7 +105,7 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
       </header>
       <div ref={list} className="chat-list" onScroll={onScroll}>
         {chat.status === 'loading' && <Spinner label="Loading messages…" />}
-        {chat.status === 'error' && <Alert kind="error">{CHAT_TEXTS.loadMessages}</Alert>}
+        {chat.status === 'failed' && <Alert kind="error">{CHAT_TEXTS.loadMessages}</Alert>}
         {messages && hasOlder && (
           <button type="button" className="link-button chat-older" onClick={() => void showOlder()}>
             Load older messages

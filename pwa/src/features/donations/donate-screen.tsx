@@ -17,7 +17,7 @@ import { useDonationConfig } from './use-donation-config.ts'
 /** /donate (spec part 2 §2): public, online only; a way to give that is not configured is left out. */
 export function DonateScreen() {
   useDocumentTitle('Donate')
-  const { load, retry } = useDonationConfig()
+  const load = useDonationConfig()
   const heading = useRef<HTMLHeadingElement>(null)
   return (
     <div className="public-page">
@@ -32,12 +32,12 @@ export function DonateScreen() {
         {load.status === 'failed' && (
           <div className="donate-failed">
             <Alert kind="error">{load.message}</Alert>
-            <button type="button" className="btn btn-secondary" onClick={retry}>
+            <button type="button" className="btn btn-secondary" onClick={load.reload}>
               Try again
             </button>
           </div>
         )}
-        {load.status === 'ready' && <DonationOptions config={load.config} />}
+        {load.status === 'ready' && <DonationOptions config={load.data} />}
         <p className="donate-foot">
           <Link to="/privacy">Privacy policy</Link>
         </p>

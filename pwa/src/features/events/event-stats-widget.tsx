@@ -10,8 +10,8 @@ const HEAT_CLASS: Record<EventHeat, string> = { Hot: 'heat-hot', Popular: 'badge
 /** Event Stats (spec part 2 §9): the five events with the most interest, going counting 1 and maybe ½. */
 export function EventStatsWidget({ buble }: { buble: LocalBuble }) {
   const events = useEvents(buble.id)
-  if (events === undefined) return <Spinner label="Loading events…" />
-  const ranked = rankEvents(events)
+  if (events.status !== 'ready') return <Spinner label="Loading events…" />
+  const ranked = rankEvents(events.rows)
   return (
     <>
       {ranked.length === 0 ? (

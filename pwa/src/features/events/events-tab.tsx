@@ -32,7 +32,7 @@ export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAc
       <ContentList
         title="Events"
         create={mayCreate ? { label: EVENT_TEXTS.create, onClick: () => setModal('create') } : undefined}
-        items={events}
+        items={events.rows}
         loadingLabel="Loading events…"
         empty={{ title: EVENT_TEXTS.empty, text: mayCreate ? EVENT_TEXTS.emptyHint : EVENT_TEXTS.emptyHintReader }}
       >

@@ -40,15 +40,15 @@ export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: 
     })
   }
 
-  const sample = search.status === 'sample' ? sampleEvent(new Date()) : null
+  const sample = search.status === 'failed' ? sampleEvent(new Date()) : null
   return (
     <div className="finder">
       <FinderFilterFields filters={filters} onChange={change} />
       {positionError && <Alert kind="warning">{positionError}</Alert>}
       {flash && <Alert kind="success">{flash}</Alert>}
-      {(search.status === 'loading' || search.status === 'waiting') && <Spinner label="Looking for events…" />}
+      {search.status === 'loading' && <Spinner label="Looking for events…" />}
       {search.status === 'ready' && (
-        <FinderResults events={search.events} onOpen={(event) => setViewing({ event, sample: false })} />
+        <FinderResults events={search.data} onOpen={(event) => setViewing({ event, sample: false })} />
       )}
       {sample && <FinderResults events={[sample]} sample onOpen={(event) => setViewing({ event, sample: true })} />}
       {viewing && (

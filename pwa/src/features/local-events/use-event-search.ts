@@ -1,38 +1,22 @@
 import { type ExternalEvent, GEOLOCATION_MAX_AGE_MS, GEOLOCATION_TIMEOUT_MS } from '@buble/shared/providers'
-import { useEffect, useState } from 'react'
-import { useOnline } from '../../data/sync-status.ts'
+import { useOnlineQuery } from '../../data/online.ts'
 import { useApi } from '../../session/session-context.tsx'
 import type { Point } from './finder-query.ts'
 
-/** `sample`: the search failed (no key, the provider down, offline), so the sample event shows (spec part 2 §8). */
-export type EventSearch =
-  | { status: 'waiting' }
-  | { status: 'loading' }
-  | { status: 'ready'; events: ExternalEvent[] }
-  | { status: 'sample' }
+// Never shown: whatever went wrong (no key, the provider down, offline), the sample shows instead (spec part 2 §8).
+const SEARCH_FAILED = 'The search failed'
 
-/** The finder's search, straight from the API (online only); null waits (Near me before the position is known). */
-export function useEventSearch(query: string | null): EventSearch {
+/**
+ * The finder's search, straight from the API (online only); null waits (Near me before the position
+ * is known). A failed search is the finder's cue to show the sample event.
+ */
+export function useEventSearch(query: string | null) {
   const api = useApi()
-  const online = useOnline()
-  const [search, setSearch] = useState<EventSearch>({ status: 'loading' })
-
-  useEffect(() => {
-    if (!online) return setSearch({ status: 'sample' })
-    if (query === null) return setSearch({ status: 'waiting' })
-    const controller = new AbortController()
-    setSearch({ status: 'loading' })
-    api
-      .get<{ events: ExternalEvent[] }>(`/ticketmaster/events?${query}`, controller.signal)
-      .then(({ events }) => setSearch({ status: 'ready', events }))
-      .catch(() => {
-        // Whatever went wrong, the sample shows and no message does.
-        if (!controller.signal.aborted) setSearch({ status: 'sample' })
-      })
-    return () => controller.abort()
-  }, [api, online, query])
-
-  return search
+  return useOnlineQuery(
+    query,
+    async (signal) => (await api.get<{ events: ExternalEvent[] }>(`/ticketmaster/events?${query}`, signal)).events,
+    { failure: () => SEARCH_FAILED, offline: SEARCH_FAILED },
+  )
 }
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000

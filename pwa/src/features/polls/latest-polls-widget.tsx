@@ -8,8 +8,8 @@ import { Spinner } from '../../ui/spinner.tsx'
 /** Latest Polls (spec part 2 §9): the three newest polls, the first three options of each. */
 export function LatestPollsWidget({ buble }: { buble: LocalBuble }) {
   const polls = usePolls(buble.id)
-  if (polls === undefined) return <Spinner label="Loading polls…" />
-  const latest = polls.slice(0, LATEST_POLLS_COUNT)
+  if (polls.status !== 'ready') return <Spinner label="Loading polls…" />
+  const latest = polls.rows.slice(0, LATEST_POLLS_COUNT)
   return (
     <>
       {latest.length === 0 ? (

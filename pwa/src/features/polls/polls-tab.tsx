@@ -30,7 +30,7 @@ export function PollsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAct
       <ContentList
         title="Polls"
         create={mayCreate ? { label: POLL_TEXTS.create, onClick: () => setModal('create') } : undefined}
-        items={polls}
+        items={polls.rows}
         loadingLabel="Loading polls…"
         empty={{ title: POLL_TEXTS.empty, text: mayCreate ? POLL_TEXTS.emptyHint : POLL_TEXTS.emptyHintReader }}
       >

@@ -20,7 +20,7 @@ const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, 
 
 export function ProfileScreen() {
   useDocumentTitle('Profile')
-  const { load, reload, update } = useProfile()
+  const load = useProfile()
 
   if (load.status === 'loading') {
     return (
@@ -35,14 +35,14 @@ export function ProfileScreen() {
         <div className="empty-state">
           <h1>Failed to Load Profile</h1>
           <p>{load.message}</p>
-          <button type="button" className="btn btn-primary" onClick={() => void reload()}>
+          <button type="button" className="btn btn-primary" onClick={load.reload}>
             Try Again
           </button>
         </div>
       </div>
     )
   }
-  return <ProfileView profile={load.profile} update={update} />
+  return <ProfileView profile={load.data} update={(patch) => load.update((profile) => ({ ...profile, ...patch }))} />
 }
 
 function ProfileView({ profile, update }: { profile: Profile; update: (patch: Partial<Profile>) => void }) {

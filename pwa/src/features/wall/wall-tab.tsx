@@ -10,30 +10,30 @@ import { PostComposer } from './post-composer.tsx'
 /** The wall: write a post, read the posts newest first, ten more at a time. */
 export function WallTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
   const { userId } = useDevice()
-  const { posts, hasMore, loadMore } = useWallPosts(buble.id)
+  const posts = useWallPosts(buble.id)
   const actions = useWallActions()
   const now = useNow()
 
   return (
     <section className="wall" aria-label="Wall">
       <PostComposer buble={buble} actions={actions} />
-      {posts === undefined ? (
+      {posts.status !== 'ready' ? (
         <Spinner label="Loading posts…" />
-      ) : posts.length === 0 ? (
+      ) : posts.rows.length === 0 ? (
         <EmptyState title="No posts yet">
           <p>Be the first to share something with this Buble.</p>
         </EmptyState>
       ) : (
         <ol className="post-list" aria-label="Posts">
-          {posts.map((post) => (
+          {posts.rows.map((post) => (
             <li key={post.id}>
               <PostCard post={post} actor={actor} userId={userId} now={now} actions={actions} />
             </li>
           ))}
         </ol>
       )}
-      {hasMore && (
-        <button type="button" className="btn btn-secondary btn-block load-more" onClick={loadMore}>
+      {posts.hasMore && (
+        <button type="button" className="btn btn-secondary btn-block load-more" onClick={() => void posts.loadMore()}>
           Load more
         </button>
       )}

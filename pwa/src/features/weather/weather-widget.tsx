@@ -60,9 +60,7 @@ export function WeatherWidget({ buble }: { buble: LocalBuble }) {
         </button>
       </form>
       {load.status === 'loading' && <Spinner label={WEATHER_TEXTS.loading} />}
-      {load.status === 'ready' && (
-        <WeatherReport weather={load.weather} label={`Weather in ${load.weather.location}`} />
-      )}
+      {load.status === 'ready' && <WeatherReport weather={load.data} label={`Weather in ${load.data.location}`} />}
       {load.status === 'failed' && (
         <>
           <Alert kind="error">{load.message}</Alert>
