@@ -16,7 +16,11 @@ export async function currentMemberRefs(
   for (const member of members) {
     const user = member?.user as { name: string; avatar_url: string | null } | undefined
     if (member && user)
-      current.set(member.user_id as string, { id: member.user_id as string, name: user.name, avatar_url: user.avatar_url })
+      current.set(member.user_id as string, {
+        id: member.user_id as string,
+        name: user.name,
+        avatar_url: user.avatar_url,
+      })
   }
   return current
 }
@@ -33,7 +37,11 @@ export async function withCurrentMakers<K extends 'author' | 'creator' | 'sender
   rows: T[],
   key: K,
 ): Promise<T[]> {
-  const current = await currentMemberRefs(db, bubleId, rows.map((row) => row[key]?.id))
+  const current = await currentMemberRefs(
+    db,
+    bubleId,
+    rows.map((row) => row[key]?.id),
+  )
   return rows.map((row) => {
     const maker = current.get(row[key]?.id)
     if (!maker) return row

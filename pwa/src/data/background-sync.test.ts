@@ -1,5 +1,4 @@
 import { localDbName } from '@buble/sync/client/local-db'
-import { openDeviceDb } from './device-db.ts'
 import { recordMutation } from '@buble/sync/client/replica'
 import type { PushBody } from '@buble/sync/protocol'
 import Dexie from 'dexie'
@@ -7,6 +6,7 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { alice } from '../test/fixtures.ts'
 import { flushOutbox, userOfSyncTag } from './background-sync.ts'
+import { openDeviceDb } from './device-db.ts'
 import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
 
 // The worker opens the database by name, as the page does: both must reach fake-indexeddb.
@@ -60,7 +60,7 @@ describe('the background flush of the service worker', () => {
     expect(userOfSyncTag('something-else')).toBeNull()
   })
 
-  test("pushes the queued writes with the token the page left, and empties the outbox", async () => {
+  test('pushes the queued writes with the token the page left, and empties the outbox', async () => {
     const userId = await queued({ token: 'page-token', tokenExpiry: NOW + 60_000 })
     const { fetchFn, calls } = server('ok')
     await flushOutbox(userId, { fetch: fetchFn, now: () => NOW })

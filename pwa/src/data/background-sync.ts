@@ -6,10 +6,10 @@
 
 import { SyncEngine } from '@buble/sync/client/engine'
 import { localDbName, readMeta } from '@buble/sync/client/local-db'
-import { openDeviceDb } from './device-db.ts'
 import { createFetchTransport } from '@buble/sync/client/transport'
-import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
+import { openDeviceDb } from './device-db.ts'
 import { exclusively, roundLock } from './locks.ts'
+import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
 
 /** The user whose outbox a sync tag names, or null for another tag. */
 export const userOfSyncTag = (tag: string): string | null =>
@@ -25,7 +25,11 @@ export async function flushOutbox(userId: string, options: { fetch?: typeof fetc
     if (!auth || auth.tokenExpiry <= now()) return
     const engine = new SyncEngine({
       db,
-      transport: createFetchTransport({ baseUrl: '', token: () => auth.token, ...(options.fetch ? { fetch: options.fetch } : {}) }),
+      transport: createFetchTransport({
+        baseUrl: '',
+        token: () => auth.token,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      }),
       actor: () => null,
       intervalMs: 0,
       exclusive: exclusively(roundLock(userId)),

@@ -17,41 +17,32 @@ const ROLE_ORDER: Record<string, number> = { owner: 0, admin: 1, moderator: 2, m
 /** The user's bubles, newest first; undefined while loading. */
 export function useBubles(): LocalBuble[] | undefined {
   const { db } = useDevice()
-  return useLiveQuery(
-    async () => (await db.bubles.orderBy('created_at').reverse().toArray()) as LocalBuble[],
-    [db],
-  )
+  return useLiveQuery(async () => (await db.bubles.orderBy('created_at').reverse().toArray()) as LocalBuble[], [db])
 }
 
 /** One buble by slug or id; undefined while loading, null when this device has no such buble. */
 export function useBuble(slugOrId: string): LocalBuble | null | undefined {
   const { db } = useDevice()
-  return useLiveQuery(
-    async () => {
-      const row = isUuid(slugOrId)
-        ? await db.bubles.get(slugOrId.toLowerCase())
-        : await db.bubles.where('slug').equals(slugOrId.toLowerCase()).first()
-      return (row as LocalBuble | undefined) ?? null
-    },
-    [db, slugOrId],
-  )
+  return useLiveQuery(async () => {
+    const row = isUuid(slugOrId)
+      ? await db.bubles.get(slugOrId.toLowerCase())
+      : await db.bubles.where('slug').equals(slugOrId.toLowerCase()).first()
+    return (row as LocalBuble | undefined) ?? null
+  }, [db, slugOrId])
 }
 
 /** A buble's members, owner first, then by how long they have belonged; undefined while loading. */
 export function useMembers(bubleId: string): LocalMember[] | undefined {
   const { db } = useDevice()
-  return useLiveQuery(
-    async () => {
-      const rows = (await db.members.where('buble_id').equals(bubleId).toArray()) as LocalMember[]
-      return rows.sort(
-        (a, b) =>
-          (ROLE_ORDER[a.role] ?? 9) - (ROLE_ORDER[b.role] ?? 9) ||
-          a.joined_at.localeCompare(b.joined_at) ||
-          a.user.name.localeCompare(b.user.name),
-      )
-    },
-    [db, bubleId],
-  )
+  return useLiveQuery(async () => {
+    const rows = (await db.members.where('buble_id').equals(bubleId).toArray()) as LocalMember[]
+    return rows.sort(
+      (a, b) =>
+        (ROLE_ORDER[a.role] ?? 9) - (ROLE_ORDER[b.role] ?? 9) ||
+        a.joined_at.localeCompare(b.joined_at) ||
+        a.user.name.localeCompare(b.user.name),
+    )
+  }, [db, bubleId])
 }
 
 /**

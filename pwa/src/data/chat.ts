@@ -1,15 +1,15 @@
 /** A buble's chat as the panel reads it (a live query over the device's database), and the chat's writes. */
 
 import { CHAT_PAGE_SIZE, type ChatMessage } from '@buble/shared/chat'
-import type { ReactionType } from '@buble/shared/wall'
 import type { LocalRow } from '@buble/shared/device-rows'
-import type { DeviceDb } from './device-db.ts'
+import type { ReactionType } from '@buble/shared/wall'
 import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
 import { type CreateInput, queueCreate } from './device.ts'
+import type { DeviceDb } from './device-db.ts'
 import type { PagedRows } from './live-rows.ts'
 
 /** A message as stored: `_pending` while it (or its edit) has not reached the server. */
@@ -21,7 +21,11 @@ const INDEX = '[buble_id+created_at]'
 async function readWindow(db: DeviceDb, bubleId: string, since: string | null) {
   const span =
     since === null
-      ? db.chat_messages.where(INDEX).between([bubleId, Dexie.minKey], [bubleId, Dexie.maxKey]).reverse().limit(CHAT_PAGE_SIZE)
+      ? db.chat_messages
+          .where(INDEX)
+          .between([bubleId, Dexie.minKey], [bubleId, Dexie.maxKey])
+          .reverse()
+          .limit(CHAT_PAGE_SIZE)
       : db.chat_messages.where(INDEX).between([bubleId, since], [bubleId, Dexie.maxKey], true, true).reverse()
   const rows = ((await span.toArray()) as LocalChatMessage[]).reverse()
   const oldest = rows[0]

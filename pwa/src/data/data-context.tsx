@@ -42,7 +42,8 @@ export function DataProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!device || !token || !tokenExpiry) return
     storeTokenForWorker(device.db, { token, tokenExpiry }).catch((err: unknown) => {
-      if (!(err instanceof Dexie.DatabaseClosedError)) console.warn('Could not store the token for background sync', err)
+      if (!(err instanceof Dexie.DatabaseClosedError))
+        console.warn('Could not store the token for background sync', err)
     })
   }, [device, token, tokenExpiry])
 

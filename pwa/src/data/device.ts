@@ -6,20 +6,20 @@
  * the app is closed.
  */
 
-import { SyncEngine } from '@buble/sync/client/engine'
 import type { DeviceAuthor } from '@buble/shared/device-rows'
+import type { MutationInput, MutationName } from '@buble/shared/mutations'
+import { SyncEngine } from '@buble/sync/client/engine'
 import { localDbName, writeMeta } from '@buble/sync/client/local-db'
-import { type DeviceDb, openDeviceDb } from './device-db.ts'
 import { rememberServerChanges } from '@buble/sync/client/replica'
 import { startStream } from '@buble/sync/client/stream'
-import type { MutationName, MutationInput } from '@buble/shared/mutations'
 import type { Change } from '@buble/sync/protocol'
 import { v7 as uuidv7 } from 'uuid'
+import { PULL_MESSAGE } from '../push/push-message.ts'
 import type { ApiClient } from '../session/api-client.ts'
+import { type DeviceDb, openDeviceDb } from './device-db.ts'
 import { exclusively, locks, roundLock } from './locks.ts'
 import { apiTransport, toTransportError } from './transport.ts'
 import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
-import { PULL_MESSAGE } from '../push/push-message.ts'
 
 export interface Device {
   userId: string

@@ -1,8 +1,8 @@
 /** Events and polls as screens read them (live queries over the device's database), and their writes. */
 
+import type { LocalRow } from '@buble/shared/device-rows'
 import type { BubleEvent, RsvpStatus, UpdateEventBody } from '@buble/shared/events'
 import type { Poll } from '@buble/shared/polls'
-import type { LocalRow } from '@buble/shared/device-rows'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo } from 'react'
 import { withCurrentMakers } from './authors.ts'
@@ -58,7 +58,8 @@ export function useEventActions() {
       updatePoll: (id: string, changes: { question?: string; options?: string[] }) =>
         device.mutate('poll.update', { id, ...changes }),
       deletePoll: (id: string) => device.mutate('poll.delete', { id }),
-      vote: (pollId: string, optionId: string) => device.mutate('poll.vote', { poll_id: pollId, poll_option_id: optionId }),
+      vote: (pollId: string, optionId: string) =>
+        device.mutate('poll.vote', { poll_id: pollId, poll_option_id: optionId }),
       unvote: (pollId: string) => device.mutate('poll.unvote', { poll_id: pollId }),
     }),
     [device],

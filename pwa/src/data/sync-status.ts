@@ -1,8 +1,8 @@
 /** What the sync status shows: synced, syncing, offline with N pending, M not saved. */
 
-import { CURSOR_KEY } from '@buble/sync/client/replica'
 import { STATUS_KEY, type SyncStatus } from '@buble/sync/client/engine'
 import type { Rejection } from '@buble/sync/client/local-db'
+import { CURSOR_KEY } from '@buble/sync/client/replica'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo, useSyncExternalStore } from 'react'
 import { useDevice } from './data-context.tsx'
@@ -37,18 +37,15 @@ export function useOnline(): boolean {
 export function useSyncSummary(): SyncSummary | undefined {
   const { db } = useDevice()
   const online = useOnline()
-  const stored = useLiveQuery(
-    async () => {
-      const [status, cursor, pending, notSaved] = await Promise.all([
-        db.meta.get(STATUS_KEY),
-        db.meta.get(CURSOR_KEY),
-        db.outbox.filter((entry) => entry.status === 'pending').count(),
-        db.rejections.count(),
-      ])
-      return { status: status?.value as SyncStatus | undefined, initialized: cursor !== undefined, pending, notSaved }
-    },
-    [db],
-  )
+  const stored = useLiveQuery(async () => {
+    const [status, cursor, pending, notSaved] = await Promise.all([
+      db.meta.get(STATUS_KEY),
+      db.meta.get(CURSOR_KEY),
+      db.outbox.filter((entry) => entry.status === 'pending').count(),
+      db.rejections.count(),
+    ])
+    return { status: status?.value as SyncStatus | undefined, initialized: cursor !== undefined, pending, notSaved }
+  }, [db])
   if (!stored) return undefined
   const engineState = stored.status?.state ?? 'idle'
   const state: SyncSummary['state'] =

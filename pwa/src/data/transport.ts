@@ -1,8 +1,13 @@
 /** The sync engine's transport in the app: the API client, so sync calls follow the same token rules as every call. */
 
 import { kindOfStatus, retryAfterOf, type Transport, TransportError } from '@buble/sync/client/transport'
-import { type PullResponse, PullResponse as PullSchema, type PushResponse, PushResponse as PushSchema } from '@buble/sync/protocol'
-import { ApiError, type ApiClient, type RequestOptions } from '../session/api-client.ts'
+import {
+  type PullResponse,
+  PullResponse as PullSchema,
+  type PushResponse,
+  PushResponse as PushSchema,
+} from '@buble/sync/protocol'
+import { type ApiClient, ApiError, type RequestOptions } from '../session/api-client.ts'
 import { SessionError } from '../session/session.ts'
 
 /** What a failed call means to the engine. */

@@ -1,14 +1,14 @@
 /** The wall and stories as screens read them (live queries over the device's database), and the wall's writes. */
 
-import { TICKER_SIZE, type Comment, type Post, type ReactionType, type Story, WALL_PAGE_SIZE } from '@buble/shared/wall'
 import type { LocalRow } from '@buble/shared/device-rows'
-import type { DeviceDb } from './device-db.ts'
+import { type Comment, type Post, type ReactionType, type Story, TICKER_SIZE, WALL_PAGE_SIZE } from '@buble/shared/wall'
 import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
 import { type CreateInput, queueCreate } from './device.ts'
+import type { DeviceDb } from './device-db.ts'
 import { liveRows, type PagedRows } from './live-rows.ts'
 
 /** Rows as stored: `_pending` while what the user wrote has not reached the server. */
@@ -91,7 +91,8 @@ export function useStories(bubleId: string): LocalStory[] | undefined {
 /** Stores a story the server just created, as a pull would, so it shows at once. */
 export function useRememberStory(): (story: Story) => Promise<void> {
   const device = useDevice()
-  return (story) => device.remember([{ entity: 'story', op: 'put', id: story.id, buble_id: story.buble_id, data: story }])
+  return (story) =>
+    device.remember([{ entity: 'story', op: 'put', id: story.id, buble_id: story.buble_id, data: story }])
 }
 
 export type NewPost = CreateInput<'post.create'>

@@ -9,7 +9,7 @@ import { messageOf } from '../../session/api-client.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 
-/** Where the archive is made (api/src/features/export/routes.ts). */
+/** Where the archive is made (api/src/features/privacy/routes.ts). */
 export const DATA_EXPORT_PATH = '/users/me/export'
 
 export const DATA_EXPORT_TEXTS = {
