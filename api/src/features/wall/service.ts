@@ -1,25 +1,25 @@
 /**
- * The wall (CONTRACT §3.3): posts, comments and reactions. Every write is one sync write, called
- * alike by the REST routes and by the push handler's mutations. A post's data carries its
- * reactions and comment count, so a reaction or a comment moves the post's version too.
+ * The wall (CONTRACT §3.3): posts here, comments and reactions in comments.ts, one service. Every
+ * write is one sync write, called alike by the REST routes and by the push handler's mutations.
  */
 
-import { type Comment, firstUrl, type Post, type ReactionType, WALL_MESSAGES } from '@buble/shared/wall'
+import { firstUrl, type Post } from '@buble/shared/wall'
 import { and, eq, gt, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import type { Executor } from '../../db/client.ts'
-import { comments, postReactions, posts } from '../../db/schema.ts'
+import { comments, posts } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
-import { contentKit } from '../../lib/content-kit.ts'
 import type { Created } from '../../lib/entity-ids.ts'
-import { AppError, notFound } from '../../lib/errors.ts'
+import { AppError } from '../../lib/errors.ts'
 import { requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import { commentsAndReactions } from './comments.ts'
+import { postKit } from './kits.ts'
 import { type PostPage, wallPages } from './page-cache.ts'
-import { commentsOf, loadComment, loadPost, topPosition } from './queries.ts'
+import { loadPost, topPosition } from './queries.ts'
 
 export type PostRow = typeof posts.$inferSelect
 
@@ -34,24 +34,6 @@ export interface WallHooks {
   /** Tells Web Push of a new post once it has committed. */
   contentAdded: ContentAddedBus
 }
-
-/** Posts and comments alike: their author edits; the author or delete_others_content deletes. */
-const refusals = { 'content.edit': WALL_MESSAGES.onlyAuthorEdits, 'content.delete': WALL_MESSAGES.notAllowedToDelete }
-
-const postKit = contentKit({
-  table: posts,
-  kind: 'post',
-  notFound: () => notFound(WALL_MESSAGES.postNotFound),
-  authorOf: (post) => post.authorId,
-  refusals,
-})
-const commentKit = contentKit({
-  table: comments,
-  kind: 'comment',
-  notFound: () => notFound(WALL_MESSAGES.commentNotFound),
-  authorOf: (comment) => comment.authorId,
-  refusals,
-})
 
 /** Removes a post, its comments (each with a tombstone) and closes the gap in the positions above it. */
 async function removePost(w: SyncWriter, post: PostRow): Promise<void> {
@@ -73,28 +55,6 @@ export type WallService = ReturnType<typeof wallService>
 export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
   const { db, now } = deps
   const pages = wallPages(db, pokes)
-
-  async function setReaction(user: UserRow, postId: string, type: ReactionType, on: boolean) {
-    return syncWrite(db, async (w) => {
-      const { row: post } = await postKit.forMember(w.tx, postId, user.id)
-      const changed = on
-        ? await w.tx
-            .insert(postReactions)
-            .values({ postId, userId: user.id, type, createdAt: now() })
-            .onConflictDoNothing()
-            .returning({ type: postReactions.type })
-        : await w.tx
-            .delete(postReactions)
-            .where(
-              and(eq(postReactions.postId, postId), eq(postReactions.userId, user.id), eq(postReactions.type, type)),
-            )
-            .returning({ type: postReactions.type })
-      // Idempotent: nothing new, nothing to send.
-      if (changed.length > 0) await postKit.touch(w, post)
-      const { reactions, reactionsSummary } = await loadPost(w.tx, postId)
-      return { reactions, reactionsSummary }
-    })
-  }
 
   return {
     page: (user: UserRow, bubleId: string, pageNumber: number, limit: number): Promise<PostPage> =>
@@ -189,50 +149,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       })
     },
 
-    async listComments(user: UserRow, postId: string): Promise<Comment[]> {
-      await postKit.forMember(db, postId, user.id)
-      return commentsOf(db, postId)
-    },
-
-    async createComment(
-      user: UserRow,
-      postId: string,
-      body: { id?: string; content: string },
-    ): Promise<Created<Comment>> {
-      return syncWrite(db, async (w) => {
-        const { row: post } = await postKit.forMember(w.tx, postId, user.id)
-        const id = body.id ?? uuidv7()
-        // The comment made with this id, only while it is on this post (whose buble the caller is in).
-        if ((await commentKit.claim(w.tx, id, user.id, eq(comments.postId, postId))) === 'existing')
-          return { value: await loadComment(w.tx, id), created: false }
-        await w.tx
-          .insert(comments)
-          .values({ id, postId, bubleId: post.bubleId, authorId: user.id, content: body.content, createdAt: now() })
-        w.changed(post.bubleId, 'comment')
-        await postKit.touch(w, post, { commentsCount: sql`${posts.commentsCount} + 1` })
-        return { value: await loadComment(w.tx, id), created: true }
-      })
-    },
-
-    async updateComment(user: UserRow, commentId: string, content: string): Promise<Comment> {
-      return syncWrite(db, async (w) => {
-        const comment = await commentKit.forAction(w.tx, commentId, user.id, 'content.edit')
-        await commentKit.touch(w, comment, { content, isEdited: true })
-        return loadComment(w.tx, commentId)
-      })
-    },
-
-    async deleteComment(user: UserRow, commentId: string): Promise<void> {
-      await syncWrite(db, async (w) => {
-        const comment = await commentKit.forAction(w.tx, commentId, user.id, 'content.delete')
-        await commentKit.remove(w, comment)
-        const post = await postKit.find(w.tx, comment.postId)
-        await postKit.touch(w, post, { commentsCount: sql`greatest(${posts.commentsCount} - 1, 0)` })
-      })
-    },
-
-    addReaction: (user: UserRow, postId: string, type: ReactionType) => setReaction(user, postId, type, true),
-    removeReaction: (user: UserRow, postId: string, type: ReactionType) => setReaction(user, postId, type, false),
+    ...commentsAndReactions(deps),
 
     /** Fills a post's preview (a background job): only while the post still links to `url`. */
     async savePreview(
