@@ -22,27 +22,23 @@ export interface WallFeatureDeps {
 
 /** Posts, comments, reactions and link previews. */
 export function wallFeature(deps: Deps, { files, contentAdded, pokes, safeFetch }: WallFeatureDeps) {
-  // The wall owes a preview after a commit and the previewer saves it through the wall: the wall
-  // tells whoever listens here, and the previewer, built over the wall, listens.
-  const previewsOwed = new Set<(postId: string, url: string) => void>()
+  // Previews are fetched after a post's commit and saved by the previewer itself: the wall only says one is owed.
+  const previewer = createPreviewer({
+    db: deps.db,
+    now: deps.now,
+    fetchPreview: (url) => fetchLinkPreview(safeFetch, url),
+    log: deps.log,
+  })
   const wall = wallService(
     deps,
     {
       isBubleImage: files.isBubleImage,
       forgetFiles: files.forgetFiles,
-      previewOwed: (postId, url) => {
-        for (const owed of previewsOwed) owed(postId, url)
-      },
+      previewOwed: previewer.previewOwed,
       contentAdded,
     },
     pokes,
   )
-  const previewer = createPreviewer({
-    wall,
-    fetchPreview: (url) => fetchLinkPreview(safeFetch, url),
-    log: deps.log,
-  })
-  previewsOwed.add(previewer.previewOwed)
   return defineFeature({
     service: wall,
     previewer,

@@ -4,11 +4,15 @@
  * through sync, as an update of the post.
  */
 
+import { and, eq } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { posts } from '../../db/schema.ts'
 import { afterTransaction } from '../../db/write-scope.ts'
 import type { Job } from '../../lib/jobs.ts'
 import type { Logger } from '../../lib/log.ts'
+import { syncWrite } from '../../lib/sync-writes.ts'
+import { postKit } from './kits.ts'
 import { owedPreviews } from './queries.ts'
-import type { WallService } from './service.ts'
 
 export type LinkPreview = { title: string | null; description: string | null; image: string | null }
 
@@ -24,12 +28,32 @@ export interface Previewer {
   job: Job
 }
 
+/** Fills a post's preview: only while the post still links to `url` and has none yet. */
+async function savePreview(db: Db, at: Date, postId: string, url: string, preview: LinkPreview | null): Promise<void> {
+  await syncWrite(db, async (w) => {
+    const [post] = await w.tx
+      .select()
+      .from(posts)
+      .where(and(eq(posts.id, postId), eq(posts.linkUrl, url)))
+      .limit(1)
+    if (!post || post.linkFetchedAt) return
+    await postKit.touch(w, post, {
+      linkTitle: preview?.title ?? null,
+      linkDescription: preview?.description ?? null,
+      linkImage: preview?.image ?? null,
+      linkFetchedAt: at,
+    })
+  })
+}
+
 export function createPreviewer({
-  wall,
+  db,
+  now,
   fetchPreview,
   log,
 }: {
-  wall: Pick<WallService, 'savePreview'>
+  db: Db
+  now: () => Date
   fetchPreview: (url: string) => Promise<LinkPreview | null>
   log: Logger
 }): Previewer {
@@ -48,7 +72,7 @@ export function createPreviewer({
     try {
       // A failed fetch is saved as "no preview" too: the post is not asked again.
       const preview = await fetchPreview(url).catch(() => null)
-      await wall.savePreview(postId, url, preview)
+      await savePreview(db, now(), postId, url, preview)
     } catch (err) {
       log.warn('link preview not saved', { postId, err })
     }

@@ -150,27 +150,5 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     },
 
     ...commentsAndReactions(deps),
-
-    /** Fills a post's preview (a background job): only while the post still links to `url`. */
-    async savePreview(
-      postId: string,
-      url: string,
-      preview: { title: string | null; description: string | null; image: string | null } | null,
-    ): Promise<void> {
-      await syncWrite(db, async (w) => {
-        const [post] = await w.tx
-          .select()
-          .from(posts)
-          .where(and(eq(posts.id, postId), eq(posts.linkUrl, url)))
-          .limit(1)
-        if (!post || post.linkFetchedAt) return
-        await postKit.touch(w, post, {
-          linkTitle: preview?.title ?? null,
-          linkDescription: preview?.description ?? null,
-          linkImage: preview?.image ?? null,
-          linkFetchedAt: now(),
-        })
-      })
-    },
   }
 }
