@@ -4,9 +4,9 @@ import type { AppEnv } from '../../lib/auth.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { defineFeature } from '../../lib/feature.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { eventsService } from './events-service.ts'
 import { eventLists } from './lists.ts'
 import { eventsRoutes } from './routes.ts'
+import { eventsService } from './service.ts'
 import { eventsMutations, eventsSyncSources, eventsUnreadSources } from './sync.ts'
 
 /** Events, RSVPs and "add to calendar". */

@@ -8,8 +8,8 @@ import { describe } from '../../lib/openapi.ts'
 import { bubleIdFromPath, idFromPath } from '../../lib/path-ids.ts'
 import { validate } from '../../lib/validate.ts'
 import { calendarDisposition, eventCalendar } from './calendar.ts'
-import { type EventsService, eventNotFound } from './events-service.ts'
 import type { EventLists } from './lists.ts'
+import { type EventsService, eventNotFound } from './service.ts'
 
 const eventIdOf = (raw: string) => idFromPath(raw, eventNotFound)
 

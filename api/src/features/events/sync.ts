@@ -3,8 +3,8 @@
 import type { EVENT_MUTATIONS } from '@buble/shared/mutations'
 import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
-import type { EventsService } from './events-service.ts'
 import { loadEvents } from './queries.ts'
+import type { EventsService } from './service.ts'
 
 /** Events by others count on their tab, from the version they were added at. */
 export const eventsUnreadSources: UnreadSource[] = [
