@@ -375,13 +375,17 @@ async function fanoutRounds(
 
 /** Sends a chat message to `bubleId` as the bench user: the write whose poke is measured. */
 const chatMessage = (ctx: DeviceContext, bubleId: string) => async (i: number) => {
-  const res = await fetch(`${ctx.baseUrl}/api/chat/${bubleId}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ content: `Fan-out ${i + 1}: alla hör det här?` }),
-  })
-  await res.arrayBuffer()
-  return res.status === 201 ? undefined : `POST answered ${res.status}`
+  try {
+    const res = await fetch(`${ctx.baseUrl}/api/chat/${bubleId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: `Fan-out ${i + 1}: alla hör det här?` }),
+    })
+    await res.arrayBuffer()
+    return res.status === 201 ? undefined : `POST answered ${res.status}`
+  } catch (err) {
+    return `POST failed: ${err instanceof Error ? `${err.message} (${String(err.cause)})` : String(err)}`
+  }
 }
 
 const ms = (sorted: readonly number[], p: number) => `${percentile(sorted, p).toFixed(0)} ms`
