@@ -574,7 +574,9 @@ async function pokeFanouts(setup: StreamBenchmarkSetup, members: Member[], sizes
         figure:
           `${thousands(latencies.length)} receipts of ${rounds} messages: POST to poke p50 ${ms(latencies, 50)}, ` +
           `p99 ${ms(latencies, 99)}, max ${ms(latencies, 100)} (the POST itself p50 ${ms(postMs, 50)}); ` +
-          `floor (bare node:http, same clients) p50 ${ms(base.latencies, 50)}, p99 ${ms(base.latencies, 99)}; ` +
+          `floor (bare node:http, same clients) p50 ${ms(base.latencies, 50)}, p99 ${ms(base.latencies, 99)} ` +
+          `(p50 ${(percentile(latencies, 50) / percentile(base.latencies, 50)).toFixed(1)}×, ` +
+          `p99 ${(p99 / percentile(base.latencies, 99)).toFixed(1)}× the floor's); ` +
           `${missing} missing, ${doubled} doubled`,
         target: target === undefined ? 'reported' : `p99 ≤ ${target} ms`,
         met: latencies.length > 0 && (target === undefined || p99 <= target),
