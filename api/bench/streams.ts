@@ -11,6 +11,11 @@
  * - chat-fanout-1000: the 1,000 members of one of those bubles stream; the bench user (also a member)
  *   sends 20 chat messages, one after another once the last has reached every stream; each receipt's
  *   latency runs from the POST's start to the `poke {entity: chat_message}` parsed by that stream.
+ * - poke-fanout-1000, -5000, -10000 (issue 20): the same rounds to a buble of 1,000, 5,000 and 10,000
+ *   members with exactly that many streams open (opened in steps, 1,000 then 5,000 then 10,000).
+ *   The floor, in the same run: a bare `node:http` process holding as many event streams and writing
+ *   one shared buffer to each when poked; the same clients read both, so what they cost (one
+ *   process reading N sockets) is in the floor too.
  * - chat-send-with-pushes: the 1,000 members have a push subscription each on a local push service
  *   in this process (answers 201); a message in their buble makes the server send 1,000 pushes, and
  *   the next one is sent as soon as those are delivered, so pushes flow throughout while autocannon
@@ -21,6 +26,7 @@
  * that never came, or a failed request is an error.
  */
 
+import { spawn } from 'node:child_process'
 import { createECDH, randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { type ClientRequest, createServer, request } from 'node:http'
@@ -30,7 +36,14 @@ import { createAccessTokens } from '../src/lib/tokens.ts'
 import type { DeviceContext, DeviceResult } from './device.ts'
 import { insertMemberships, insertUsersAndBubles, seedTransaction } from './seed.ts'
 
-export const STREAM_BENCHMARKS = ['streams-10k', 'chat-fanout-1000', 'chat-send-with-pushes'] as const
+export const STREAM_BENCHMARKS = [
+  'streams-10k',
+  'chat-fanout-1000',
+  'chat-send-with-pushes',
+  'poke-fanout-1000',
+  'poke-fanout-5000',
+  'poke-fanout-10000',
+] as const
 
 const STREAMS = 10_000
 const PER_BUBLE = 1_000
@@ -39,6 +52,12 @@ const HOLD_S = Number(process.env.BENCH_STREAM_HOLD ?? 30)
 /** The server's heartbeat (stream.ts): a hold at least this long sees one on every stream. */
 const HEARTBEAT_S = 25
 const FANOUT_MESSAGES = 20
+/** Issue 20's fan-out sizes and their p99 targets in ms (none for 10,000: reported only). */
+const POKE_FANOUTS: readonly { size: number; p99Ms?: number }[] = [
+  { size: 1_000, p99Ms: 60 },
+  { size: 5_000, p99Ms: 250 },
+  { size: 10_000 },
+]
 const PUSHES = 1_000
 
 /** An autocannon run of the chat-send scenario, as run.ts measures it. */
@@ -298,6 +317,79 @@ async function streams10k(setup: StreamBenchmarkSetup, members: Member[]): Promi
   return result
 }
 
+/** What rounds of pokes measured: each receipt's latency from its write's start, and what went wrong. */
+interface Rounds {
+  latencies: number[]
+  postMs: number[]
+  missing: number
+  doubled: number
+  errors: string[]
+}
+
+/**
+ * `rounds` writes that poke `bubleId` with `entity`, one after another once the last has reached every
+ * stream (or 10 s passed); each receipt's latency runs from its write's start. `write` answers an
+ * error, if any.
+ */
+async function fanoutRounds(
+  streams: readonly LiveStream[],
+  rounds: number,
+  bubleId: string,
+  entity: string,
+  write: (i: number) => Promise<string | undefined>,
+): Promise<Rounds> {
+  const measured: Rounds = { latencies: [], postMs: [], missing: 0, doubled: 0, errors: [] }
+  let round: { sentAt: number; got: Set<LiveStream>; done: () => void } | undefined
+  for (const stream of streams) {
+    stream.onPoke = (poke, at) => {
+      if (!round || poke.buble_id !== bubleId || poke.entity !== entity) return
+      if (round.got.has(stream)) return void measured.doubled++
+      round.got.add(stream)
+      measured.latencies.push(at - round.sentAt)
+      if (round.got.size === streams.length) round.done()
+    }
+  }
+  for (let i = 0; i < rounds; i++) {
+    let done = () => {}
+    const all = new Promise<void>((resolve) => {
+      done = resolve
+    })
+    const sentAt = performance.now()
+    round = { sentAt, got: new Set(), done }
+    const error = await write(i)
+    measured.postMs.push(performance.now() - sentAt)
+    if (error) {
+      measured.errors.push(error)
+      break
+    }
+    await Promise.race([all, sleep(10_000)])
+    measured.missing += streams.length - round.got.size
+    round = undefined
+    await sleep(250)
+  }
+  for (const stream of streams) stream.onPoke = undefined
+  measured.latencies.sort((a, b) => a - b)
+  measured.postMs.sort((a, b) => a - b)
+  return measured
+}
+
+/** Sends a chat message to `bubleId` as the bench user: the write whose poke is measured. */
+const chatMessage = (ctx: DeviceContext, bubleId: string) => async (i: number) => {
+  try {
+    const res = await fetch(`${ctx.baseUrl}/api/chat/${bubleId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: `Fan-out ${i + 1}: alla hör det här?` }),
+    })
+    await res.arrayBuffer()
+    return res.status === 201 ? undefined : `POST answered ${res.status}`
+  } catch (err) {
+    return `POST failed: ${err instanceof Error ? `${err.message} (${String(err.cause)})` : String(err)}`
+  }
+}
+
+const ms = (sorted: readonly number[], p: number) => `${percentile(sorted, p).toFixed(0)} ms`
+
 async function chatFanout(setup: StreamBenchmarkSetup, bubleId: string, members: Member[]): Promise<DeviceResult> {
   const { ctx } = setup
   console.log(`chat-fanout-1000: opening ${thousands(members.length)} streams of one buble's members…`)
@@ -305,54 +397,19 @@ async function chatFanout(setup: StreamBenchmarkSetup, bubleId: string, members:
     ctx.baseUrl,
     members.map((m) => m.token),
   )
-  const latencies: number[] = []
-  const postMs: number[] = []
-  const errors: string[] = []
-  let missing = 0
-  let doubled = 0
-  let round: { sentAt: number; got: Set<LiveStream>; done: () => void } | undefined
-  for (const stream of streams) {
-    stream.onPoke = (poke, at) => {
-      if (!round || poke.buble_id !== bubleId || poke.entity !== 'chat_message') return
-      if (round.got.has(stream)) return void doubled++
-      round.got.add(stream)
-      latencies.push(at - round.sentAt)
-      if (round.got.size === streams.length) round.done()
-    }
-  }
-  for (let i = 0; i < FANOUT_MESSAGES && failures.length === 0; i++) {
-    let done = () => {}
-    const all = new Promise<void>((resolve) => {
-      done = resolve
-    })
-    const sentAt = performance.now()
-    round = { sentAt, got: new Set(), done }
-    const res = await fetch(`${ctx.baseUrl}/api/chat/${bubleId}/messages`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: `Fan-out ${i + 1}: alla hör det här?` }),
-    })
-    postMs.push(performance.now() - sentAt)
-    await res.arrayBuffer()
-    if (res.status !== 201) {
-      errors.push(`POST answered ${res.status}`)
-      break
-    }
-    await Promise.race([all, sleep(10_000)])
-    missing += streams.length - round.got.size
-    round = undefined
-    await sleep(250)
-  }
+  const measured =
+    failures.length === 0
+      ? await fanoutRounds(streams, FANOUT_MESSAGES, bubleId, 'chat_message', chatMessage(ctx, bubleId))
+      : { latencies: [], postMs: [], missing: 0, doubled: 0, errors: [] }
+  const { latencies, postMs, missing, doubled, errors } = measured
   const lost = ended(streams)
   for (const stream of streams) stream.close()
-  latencies.sort((a, b) => a - b)
-  postMs.sort((a, b) => a - b)
   const p99 = percentile(latencies, 99)
   const result: DeviceResult = {
     name: `chat-fanout-1000: a chat message reaches ${thousands(members.length)} open streams`,
     figure:
-      `${thousands(latencies.length)} receipts of ${FANOUT_MESSAGES} messages: POST to poke p50 ${percentile(latencies, 50).toFixed(0)} ms, ` +
-      `p99 ${p99.toFixed(0)} ms, max ${percentile(latencies, 100).toFixed(0)} ms (the POST itself p50 ${percentile(postMs, 50).toFixed(0)} ms); ` +
+      `${thousands(latencies.length)} receipts of ${FANOUT_MESSAGES} messages: POST to poke p50 ${ms(latencies, 50)}, ` +
+      `p99 ${ms(latencies, 99)}, max ${ms(latencies, 100)} (the POST itself p50 ${ms(postMs, 50)}); ` +
       `${missing} missing, ${doubled} doubled`,
     target: 'p99 under 500 ms',
     met: latencies.length > 0 && p99 < 500,
@@ -362,6 +419,177 @@ async function chatFanout(setup: StreamBenchmarkSetup, bubleId: string, members:
   if (lost.length > 0) errors.push(`${lost.length} streams ended early (first: ${lost[0]?.ended})`)
   if (errors.length > 0) result.error = errors.join('; ')
   return result
+}
+
+// ---- issue 20: a poke fanned out to 1,000, 5,000 and 10,000 streams --------------------------------
+
+/**
+ * The floor: a bare `node:http` process that holds every `GET /api/stream` as an event stream (`ready`
+ * first) and, on a POST, writes `event: poke` with the body as data (one shared buffer) to each, then
+ * answers 204. No framework, no database, no check: what N writes and N reads cost on this machine.
+ */
+const FLOOR_SERVER = `
+const http = require('node:http')
+const streams = new Set()
+const ready = Buffer.from('event: ready\\ndata: {}\\n\\n')
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET') {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    res.write(ready)
+    streams.add(res)
+    res.on('close', () => streams.delete(res))
+    return
+  }
+  const chunks = []
+  req.on('data', (chunk) => chunks.push(chunk))
+  req.on('end', () => {
+    const bytes = Buffer.from('event: poke\\ndata: ' + Buffer.concat(chunks).toString() + '\\n\\n')
+    for (const stream of streams) stream.write(bytes)
+    res.writeHead(204).end()
+  })
+})
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'))
+`
+
+async function startFloorServer(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['-e', FLOOR_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
+    child.once('exit', (code) => reject(new Error(`the floor server exited (${code})`)))
+  })
+  return { url: `http://127.0.0.1:${port}`, stop: () => void child.kill() }
+}
+
+/**
+ * Opens streams with `tokens` in steps, up to each size in turn, and runs `measure` with exactly that
+ * many open; closes them all at the end.
+ */
+async function inSteps<T>(
+  baseUrl: string,
+  tokens: readonly string[],
+  sizes: readonly number[],
+  measure: (streams: readonly LiveStream[], size: number, failures: readonly string[]) => Promise<T>,
+): Promise<T[]> {
+  const open: LiveStream[] = []
+  const failures: string[] = []
+  const results: T[] = []
+  try {
+    for (const size of sizes) {
+      const opened = await openStreams(baseUrl, tokens.slice(open.length, size))
+      open.push(...opened.streams)
+      failures.push(...opened.failures)
+      console.log(`  ${thousands(open.length)} streams open (${opened.seconds.toFixed(1)} s for the last step)`)
+      results.push(await measure(open, size, failures))
+    }
+  } finally {
+    for (const stream of open) stream.close()
+  }
+  return results
+}
+
+/** Three fan-out bubles, owned by the bench user: the first 1,000, 5,000 and 10,000 of `members`. */
+async function seedFanoutBubles(
+  setup: StreamBenchmarkSetup,
+  members: readonly Member[],
+  sizes: readonly number[],
+): Promise<string[]> {
+  const { ctx } = setup
+  const bubleIds = sizes.map(() => uuidv7())
+  const bubleOf: string[] = []
+  const userOf: string[] = []
+  sizes.forEach((size, b) => {
+    for (const member of members.slice(0, size)) {
+      bubleOf.push(bubleIds[b]!)
+      userOf.push(member.id)
+    }
+  })
+  await seedTransaction(ctx.databaseUrl, 'analyze bubles, memberships', async (client) => {
+    await insertUsersAndBubles(client, {
+      run: uuidv7().slice(-12),
+      prefix: 'fanout',
+      label: 'Fan-out',
+      userIds: [],
+      bubleIds,
+      ownerId: ctx.userId,
+    })
+    await insertMemberships(
+      client,
+      {
+        bubleIds: [...bubleIds, ...bubleOf],
+        userIds: [...bubleIds.map(() => ctx.userId), ...userOf],
+        roles: [...bubleIds.map(() => 'owner' as const), ...userOf.map(() => 'member' as const)],
+      },
+      bubleIds,
+    )
+  })
+  return bubleIds
+}
+
+async function pokeFanouts(setup: StreamBenchmarkSetup, members: Member[], sizes: number[]): Promise<DeviceResult[]> {
+  const { ctx } = setup
+  const rounds = FANOUT_MESSAGES
+  console.log(`poke-fanout: the floor (bare node:http) to ${sizes.map(thousands).join(', ')} streams…`)
+  const floor = await startFloorServer()
+  let floors: Rounds[]
+  try {
+    floors = await inSteps(
+      floor.url,
+      members.map(() => ''),
+      sizes,
+      (streams) =>
+        fanoutRounds(streams, rounds, 'floor', 'chat_message', async () => {
+          const res = await fetch(`${floor.url}/poke`, {
+            method: 'POST',
+            body: JSON.stringify({ buble_id: 'floor', entity: 'chat_message' }),
+          })
+          await res.arrayBuffer()
+          return res.status === 204 ? undefined : `the floor answered ${res.status}`
+        }),
+    )
+  } finally {
+    floor.stop()
+  }
+  // The floor's sockets wind down before the server's open.
+  await sleep(1000)
+  const bubleIds = await seedFanoutBubles(setup, members, sizes)
+  console.log(`poke-fanout: the server to ${sizes.map(thousands).join(', ')} streams…`)
+  return inSteps(
+    ctx.baseUrl,
+    members.map((m) => m.token),
+    sizes,
+    async (streams, size, failures) => {
+      const i = sizes.indexOf(size)
+      const bubleId = bubleIds[i]!
+      const measured =
+        failures.length === 0
+          ? await fanoutRounds(streams, rounds, bubleId, 'chat_message', chatMessage(ctx, bubleId))
+          : { latencies: [], postMs: [], missing: 0, doubled: 0, errors: [] }
+      const { latencies, postMs, missing, doubled, errors } = measured
+      const base = floors[i]!
+      const target = POKE_FANOUTS.find((f) => f.size === size)?.p99Ms
+      const p99 = percentile(latencies, 99)
+      const lost = ended(streams)
+      const result: DeviceResult = {
+        name: `poke-fanout-${size}: a chat message's poke reaches ${thousands(size)} open streams`,
+        figure:
+          `${thousands(latencies.length)} receipts of ${rounds} messages: POST to poke p50 ${ms(latencies, 50)}, ` +
+          `p99 ${ms(latencies, 99)}, max ${ms(latencies, 100)} (the POST itself p50 ${ms(postMs, 50)}); ` +
+          `floor (bare node:http, same clients) p50 ${ms(base.latencies, 50)}, p99 ${ms(base.latencies, 99)} ` +
+          `(p50 ${(percentile(latencies, 50) / percentile(base.latencies, 50)).toFixed(1)}×, ` +
+          `p99 ${(p99 / percentile(base.latencies, 99)).toFixed(1)}× the floor's); ` +
+          `${missing} missing, ${doubled} doubled`,
+        target: target === undefined ? 'reported' : `p99 ≤ ${target} ms`,
+        met: latencies.length > 0 && (target === undefined || p99 <= target),
+      }
+      if (failures.length > 0) errors.push(`${failures.length} streams never got ready (first: ${failures[0]})`)
+      if (missing > 0) errors.push(`${missing} receipts never came within 10 s`)
+      if (base.missing > 0 || base.errors.length > 0)
+        errors.push(`the floor missed ${base.missing} receipts ${base.errors.join('; ')}`)
+      if (lost.length > 0) errors.push(`${lost.length} streams ended early (first: ${lost[0]?.ended})`)
+      if (errors.length > 0) result.error = errors.join('; ')
+      return result
+    },
+  )
 }
 
 /** A push service on 127.0.0.1: every POST is a delivered push, answered 201 (as FCM and Mozilla do). */
@@ -516,7 +744,20 @@ export async function runStreamBenchmarks(
   if (wanted.includes('chat-fanout-1000')) results.push(await chatFanout(setup, first!.bubleId, first!.members))
   if (wanted.includes('chat-send-with-pushes'))
     results.push(await chatSendWithPushes(setup, first!.bubleId, first!.members.slice(0, PUSHES)))
-  console.log('\nStream benchmarks (issue 11: live streams, chat fan-out, Web Push; clients in this process):')
+  const fanouts = POKE_FANOUTS.map((f) => f.size).filter((size) =>
+    (wanted as readonly string[]).includes(`poke-fanout-${size}`),
+  )
+  if (fanouts.length > 0)
+    results.push(
+      ...(await pokeFanouts(
+        setup,
+        bubles.flatMap((b) => b.members),
+        fanouts,
+      )),
+    )
+  console.log(
+    '\nStream benchmarks (issue 11: live streams, chat fan-out, Web Push; issue 20: poke fan-out; clients in this process):',
+  )
   for (const result of results) {
     console.log(`  ${result.met ? 'MET   ' : 'MISSED'} ${result.name}: ${result.figure} — target ${result.target}`)
     if (result.error) console.error(`  ERROR: ${result.name}: ${result.error}`)

@@ -6,16 +6,20 @@
  * connection; each heartbeat checks the token again, so an expired one ends the stream. A revoked
  * one (password change or reset, deletion) ends it at once: the revocation is announced on the change
  * bus, in every process, and the user's streams check their token when they hear it.
+ *
+ * Pokes reach the streams through the hub (stream-hub.ts), one write each; this file opens a stream,
+ * keeps its heartbeat and ends it.
  */
 
 import { eq } from 'drizzle-orm'
 import type { Context } from 'hono'
-import { streamSSE } from 'hono/streaming'
 import type { Db } from '../../db/client.ts'
 import { memberships } from '../../db/schema.ts'
 import type { AppEnv, Authenticate } from '../../lib/auth.ts'
-import type { BusEvent, ChangeBus } from '../../lib/change-bus.ts'
+import type { ChangeBus } from '../../lib/change-bus.ts'
 import type { Logger } from '../../lib/log.ts'
+import { createStreamHub, type HubStream } from './stream-hub.ts'
+import { encodeEvent, openSink, SSE_HEADERS } from './stream-sink.ts'
 
 export interface StreamDeps {
   db: Db
@@ -26,6 +30,7 @@ export interface StreamDeps {
 }
 
 const HEARTBEAT_MS = 25_000
+const READY = encodeEvent('ready', {})
 
 async function bubleIdsOf(db: Db, userId: string): Promise<Set<string>> {
   const rows = await db.select({ id: memberships.bubleId }).from(memberships).where(eq(memberships.userId, userId))
@@ -33,89 +38,52 @@ async function bubleIdsOf(db: Db, userId: string): Promise<Set<string>> {
 }
 
 export function streamHandler({ db, bus, authenticate, log, heartbeatMs = HEARTBEAT_MS }: StreamDeps) {
+  const hub = createStreamHub({ bus, bublesOf: (userId) => bubleIdsOf(db, userId), log })
   return (c: Context<AppEnv>) => {
-    const user = c.var.user
     const header = c.req.header('authorization')
-    c.header('X-Accel-Buffering', 'no')
-    return streamSSE(c, async (stream) => {
-      // The loop below sleeps until the next heartbeat, or until `wake` (the token was found revoked,
-      // the client left).
-      let ended = false
-      let wake = () => {}
-      const end = () => {
-        ended = true
-        wake()
-      }
+    const sink = openSink(c)
+    let timer: NodeJS.Timeout | undefined
+    const stream: HubStream = {
+      userId: c.var.user.id,
+      ready: false,
+      write: (bytes) => sink.write(bytes),
       // Checks the token now: a revoked one ends the stream, a valid one (a device that signed in
       // again) keeps it.
-      const recheck = () => {
-        authenticate(header).catch(end)
-      }
-      // Heard before anything is awaited: a revocation committed from here on is not missed.
-      const stopRevoked = bus.onRevoked((userId) => {
-        if (userId === user.id) recheck()
-      })
-      let bubles: Set<string>
-      try {
-        // The second check covers a revocation that committed after the request's own check
-        // but before the line above.
-        ;[bubles] = await Promise.all([bubleIdsOf(db, user.id), authenticate(header)])
-      } catch {
-        stopRevoked()
-        return
-      }
-      // Writes go one after another: a poke must never interleave with a heartbeat.
-      let writing: Promise<unknown> = Promise.resolve()
-      const send = (event: string, data: unknown) => {
-        writing = writing.then(() => stream.writeSSE({ event, data: JSON.stringify(data) })).catch(() => stream.abort())
-      }
-      const onEvent = (event: BusEvent) => {
-        if ('lost' in event) return
-        if ('resync' in event) {
-          // Revocations may have been missed as well as pokes.
-          recheck()
-          return send('resync', {})
-        }
-        const poke = { buble_id: event.buble_id, entity: event.entity }
-        if (event.user_id) {
-          if (event.user_id !== user.id) return
-          if (event.entity !== 'buble') return send('poke', poke)
-          // Joined or lost a buble: follow its pokes from now on (or stop).
-          writing = writing
-            .then(async () => {
-              bubles = await bubleIdsOf(db, user.id)
-            })
-            .catch((err) => log.warn('stream could not reload bubles', { err }))
-          return send('poke', poke)
-        }
-        if (bubles.has(event.buble_id)) send('poke', poke)
-      }
-      const unsubscribe = bus.subscribe(onEvent)
-      stream.onAbort(() => {
-        unsubscribe()
-        wake()
-      })
-      send('ready', {})
-      try {
-        while (!ended && !stream.aborted && !stream.closed) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, heartbeatMs)
-            wake = () => {
-              clearTimeout(timer)
-              resolve()
-            }
-          })
-          if (ended || stream.aborted || stream.closed) break
-          await authenticate(header)
-          writing = writing.then(() => stream.write(': keepalive\n\n')).catch(() => stream.abort())
-          await writing
-        }
-      } catch {
-        // The token expired or was revoked: the device reconnects with a fresh one, or signs out.
-      } finally {
-        unsubscribe()
-        stopRevoked()
-      }
+      recheck: () => {
+        authenticate(header).catch(() => sink.end())
+      },
+    }
+    sink.onClose(() => {
+      clearTimeout(timer)
+      hub.leave(stream)
     })
+    const heartbeat = () => {
+      timer = setTimeout(() => {
+        authenticate(header).then(
+          () => {
+            if (sink.closed) return
+            sink.keepalive()
+            heartbeat()
+          },
+          // The token expired or was revoked: the device reconnects with a fresh one, or signs out.
+          () => sink.end(),
+        )
+      }, heartbeatMs)
+    }
+    // Heard before anything is awaited: a revocation committed from here on is not missed.
+    hub.join(stream)
+    // The second check covers a revocation that committed after the request's own check but before
+    // the line above.
+    Promise.all([sink.opened, hub.settled(stream), authenticate(header)]).then(
+      ([opened]) => {
+        if (!opened || sink.closed) return sink.end()
+        sink.write(READY)
+        stream.ready = true
+        heartbeat()
+      },
+      () => sink.end(),
+    )
+    c.header('X-Accel-Buffering', 'no')
+    return c.body(sink.body, 200, SSE_HEADERS)
   }
 }
