@@ -6,6 +6,9 @@
 //      is set, and the PWA's component tests).
 //   2. The Playwright browser tests in the system Chromium (/usr/bin/chromium or CHROMIUM_PATH).
 //      No Chromium: one loud line and skipped, or a failure when REQUIRE_E2E=1.
+//   3. The Lighthouse check (scripts/lighthouse.mjs) in the same Chromium: one test per page measured
+//      (/login, /dashboard, a buble page), each passing when every assertion of lighthouserc.json holds
+//      there. Skipped or failed without Chromium exactly as the browser tests are.
 // Ends with one plain line, `N passed, N failed, N skipped`, summing both runners, and exits
 // non-zero when anything failed.
 
@@ -94,21 +97,26 @@ function runStaticChecks() {
 
 // ---- 2. Playwright ---------------------------------------------------------------------------
 
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+
+/** False, with the step recorded as skipped (or failed when REQUIRE_E2E=1), when there is no Chromium. */
+function haveChromium(name) {
+  if (existsSync(chromium)) return true
+  if (requireE2E) {
+    console.error(`E2E FAILED: no Chromium at ${chromium} and REQUIRE_E2E=1 — install Debian's chromium`)
+    results.push({ name, passed: 0, failed: 1, skipped: 0, note: `no Chromium at ${chromium}` })
+  } else {
+    console.log(
+      `E2E SKIPPED: no Chromium at ${chromium} — install Debian's chromium or set REQUIRE_E2E=1 to make this a failure`,
+    )
+    results.push({ name, passed: 0, failed: 0, skipped: 0, note: 'skipped: no Chromium' })
+  }
+  return false
+}
+
 function runPlaywright() {
   banner('Playwright: browser tests in Chromium')
-  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-  if (!existsSync(chromium)) {
-    if (requireE2E) {
-      console.error(`E2E FAILED: no Chromium at ${chromium} and REQUIRE_E2E=1 — install Debian's chromium`)
-      results.push({ name: 'playwright', passed: 0, failed: 1, skipped: 0, note: `no Chromium at ${chromium}` })
-    } else {
-      console.log(
-        `E2E SKIPPED: no Chromium at ${chromium} — install Debian's chromium or set REQUIRE_E2E=1 to make this a failure`,
-      )
-      results.push({ name: 'playwright', passed: 0, failed: 0, skipped: 0, note: 'skipped: no Chromium' })
-    }
-    return
-  }
+  if (!haveChromium('playwright')) return
   if (!existsSync(path.join(root, 'pwa/playwright.config.ts'))) {
     console.error('E2E FAILED: pwa/playwright.config.ts is missing — there are no browser tests to run')
     results.push({ name: 'playwright', passed: 0, failed: 1, skipped: 0, note: 'no pwa/playwright.config.ts' })
@@ -135,11 +143,33 @@ function runPlaywright() {
   results.push(counts)
 }
 
+// ---- 3. Lighthouse ---------------------------------------------------------------------------
+
+function runLighthouse() {
+  banner('Lighthouse: scores and budgets of /login, /dashboard and a buble page')
+  if (!haveChromium('lighthouse')) return
+  const summary = path.join(tmp, 'lighthouse.json')
+  // `npm run lighthouse` builds the PWA first, so the pages measured are this tree's.
+  const code = run(npm, ['run', 'lighthouse'], { CHROMIUM_PATH: chromium, LIGHTHOUSE_SUMMARY_FILE: summary })
+  const json = readJson(summary)
+  const counts = { name: 'lighthouse', passed: 0, failed: 0, skipped: 0 }
+  for (const test of json?.tests ?? []) {
+    if (test.passed) counts.passed += 1
+    else counts.failed += 1
+  }
+  if (code !== 0 && counts.failed === 0) {
+    counts.failed = 1
+    counts.note = `lighthouse exited with code ${code}${json ? '' : ' before judging a page (build, server or seed failed?)'}`
+  }
+  results.push(counts)
+}
+
 // ---- Summary ---------------------------------------------------------------------------------
 
 runStaticChecks()
 runVitest()
 runPlaywright()
+runLighthouse()
 rmSync(tmp, { recursive: true, force: true })
 
 banner('Summary')

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createHarness, type Harness } from '../testing/harness.ts'
 import { servePwa } from './static.ts'
@@ -27,6 +28,16 @@ describe('serving the built PWA', () => {
     await writeFile(path.join(dist, 'sw.js'), SW_JS)
     await writeFile(path.join(dist, 'manifest.webmanifest'), MANIFEST)
     await writeFile(path.join(dist, 'assets', 'app-abc123.js'), APP_JS)
+    // What the build writes beside each compressible file (vite-plugin-compression2).
+    for (const file of ['index.html', 'sw.js', 'assets/app-abc123.js']) {
+      const full = path.join(dist, file)
+      const text = { 'index.html': INDEX, 'sw.js': SW_JS, 'assets/app-abc123.js': APP_JS }[file]!
+      await writeFile(`${full}.br`, brotliCompressSync(text))
+      await writeFile(`${full}.gz`, gzipSync(text))
+    }
+    // A file built without a gzip sibling: a gzip-only client gets it as it is.
+    await writeFile(path.join(dist, 'assets', 'only-br-1a2b3c.css'), 'body{margin:0}')
+    await writeFile(path.join(dist, 'assets', 'only-br-1a2b3c.css.br'), brotliCompressSync('body{margin:0}'))
     // Beside the served folder, never inside it.
     await writeFile(path.join(parent, 'secret.txt'), SECRET)
     h = await createHarness('pglite', { BUBLE_RATE_LIMITS: 'off' })
@@ -39,6 +50,9 @@ describe('serving the built PWA', () => {
   })
 
   const get = (url: string, token?: string) => h.call('GET', url, { token })
+  const getEncoded = (url: string, acceptEncoding: string) =>
+    h.call('GET', url, { headers: { 'accept-encoding': acceptEncoding } })
+  const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer())
 
   test('a hashed asset is cached for a year and marked immutable', async () => {
     const res = await get('/assets/app-abc123.js')
@@ -85,6 +99,78 @@ describe('serving the built PWA', () => {
     const res = await get('/reset-password?token=abc')
     expect(res.status).toBe(200)
     expect(await res.text()).toBe(INDEX)
+  })
+
+  describe('precompressed siblings', () => {
+    // Each answer is the file the build wrote: the bytes are checked by decoding them.
+    const decoders = { br: brotliDecompressSync, gzip: gunzipSync } as const
+
+    test.each([
+      ['/assets/app-abc123.js', APP_JS, /javascript/],
+      ['/sw.js', SW_JS, /javascript/],
+      ['/index.html', INDEX, /^text\/html/],
+      ['/', INDEX, /^text\/html/],
+      ['/dashboard', INDEX, /^text\/html/],
+    ])('%s: Brotli when accepted, gzip otherwise, identity when neither', async (url, content, type) => {
+      for (const [accept, encoding] of [
+        ['gzip, deflate, br, zstd', 'br'],
+        ['br', 'br'],
+        ['gzip, deflate', 'gzip'],
+        ['identity', null],
+        ['', null],
+      ] as const) {
+        const res = await getEncoded(url, accept)
+        expect(res.status, `${url} with ${accept}`).toBe(200)
+        expect(res.headers.get('content-encoding'), `${url} with ${accept}`).toBe(encoding)
+        expect(res.headers.get('content-type')).toMatch(type)
+        expect(res.headers.get('vary')).toMatch(/accept-encoding/i)
+        const body = await bytes(res)
+        expect(Number(res.headers.get('content-length'))).toBe(body.length)
+        expect((encoding ? decoders[encoding](body) : body).toString()).toBe(content)
+      }
+    })
+
+    test('the cache headers stay those of the file, whichever encoding is sent', async () => {
+      for (const accept of ['br', 'gzip', '']) {
+        expect((await getEncoded('/assets/app-abc123.js', accept)).headers.get('cache-control')).toContain('immutable')
+        for (const url of ['/', '/sw.js', '/dashboard']) {
+          const cacheControl = (await getEncoded(url, accept)).headers.get('cache-control')
+          expect(cacheControl, `${url} with ${accept}`).toContain('no-cache')
+          expect(cacheControl).not.toContain('immutable')
+        }
+      }
+    })
+
+    test('a weighted or refused encoding is not taken', async () => {
+      expect((await getEncoded('/assets/app-abc123.js', 'br;q=0, gzip')).headers.get('content-encoding')).toBe('gzip')
+      expect((await getEncoded('/assets/app-abc123.js', 'gzip;q=0')).headers.get('content-encoding')).toBeNull()
+    })
+
+    test('a file without the accepted sibling is sent as it is', async () => {
+      const gzipOnly = await getEncoded('/assets/only-br-1a2b3c.css', 'gzip')
+      expect(gzipOnly.headers.get('content-encoding')).toBeNull()
+      expect(await gzipOnly.text()).toBe('body{margin:0}')
+      expect(gzipOnly.headers.get('content-type')).toMatch(/^text\/css/)
+      const brotli = await getEncoded('/assets/only-br-1a2b3c.css', 'br, gzip')
+      expect(brotli.headers.get('content-encoding')).toBe('br')
+      expect(brotliDecompressSync(await bytes(brotli)).toString()).toBe('body{margin:0}')
+    })
+
+    test('a file that is not compressible is never looked up with a sibling', async () => {
+      await writeFile(path.join(dist, 'icon.png'), 'PNG')
+      await writeFile(path.join(dist, 'icon.png.br'), 'not-this')
+      const res = await getEncoded('/icon.png', 'br')
+      expect(res.headers.get('content-encoding')).toBeNull()
+      expect(await res.text()).toBe('PNG')
+    })
+  })
+
+  test('an extensionless path under /assets/ is the shell, never cached for a year', async () => {
+    const res = await get('/assets/nope')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe(INDEX)
+    expect(res.headers.get('cache-control')).toContain('no-cache')
+    expect(res.headers.get('cache-control')).not.toContain('immutable')
   })
 
   test('a missing asset is a 404, not the app shell', async () => {
