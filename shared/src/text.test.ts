@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import {
+  AVATAR_COLOURS,
   avatarColour,
   findUnsafeText,
   hasControlCharacters,
@@ -156,6 +157,23 @@ describe('avatarColour', () => {
     for (const colour of colours) expect(colour).toMatch(HEX)
     expect(colours.size).toBeGreaterThanOrEqual(8)
     expect(avatarColour('Ada')).not.toBe(avatarColour('Bob'))
+  })
+
+  /** WCAG 2 relative luminance of a #rrggbb colour. */
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => {
+      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+    }) as [number, number, number]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+  }
+
+  test.each([...AVATAR_COLOURS])('white initials on %s read at 4.5:1 or more (WCAG AA)', (colour) => {
+    expect((1 + 0.05) / (luminance(colour) + 0.05)).toBeGreaterThanOrEqual(4.5)
+  })
+
+  test('no two letters share a colour', () => {
+    expect(new Set(AVATAR_COLOURS).size).toBe(AVATAR_COLOURS.length)
   })
 
   test.each(['', '   ', '1337', '😀 Smile', 'Émile', '李小龙', '_underscore'])(

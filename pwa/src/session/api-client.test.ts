@@ -38,6 +38,15 @@ describe('before a request', () => {
     })
   })
 
+  test('the live stream is fetched at low priority (a page load waits for every high-priority request), other calls as usual', async () => {
+    const { server, api } = setup({ 'GET /api/stream': json(200, {}), 'GET /api/users/profile': json(200, alice) })
+    await api.open('/stream')
+    await api.get('/users/profile')
+    const inits = server.fetch.mock.calls.map(([, init]) => init)
+    expect(inits[0]).toMatchObject({ priority: 'low' })
+    expect(inits[1]).not.toHaveProperty('priority')
+  })
+
   test('an expired token logs out, redirects to /login and rejects with "Token expired"', async () => {
     const { server, session, api, redirectToLogin } = setup({}, -1)
     await expect(api.get('/users/profile')).rejects.toThrow(new SessionError('Token expired'))

@@ -35,6 +35,11 @@ export interface RequestOptions {
   /** Sent as multipart; the browser sets the boundary. */
   form?: FormData
   signal?: AbortSignal
+  /**
+   * The fetch's priority. The live stream asks for 'low': it never ends, and a page load (and
+   * Lighthouse) waits for every high-priority request to finish.
+   */
+  priority?: RequestPriority
 }
 
 export interface ApiClientDeps {
@@ -99,7 +104,14 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
       headers['Content-Type'] = 'application/json'
       body = JSON.stringify(options.json)
     }
-    return fetchFn(urlOf(path), { method: options.method ?? 'GET', headers, body, signal: options.signal })
+    const { signal, priority } = options
+    return fetchFn(urlOf(path), {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal,
+      ...(priority ? { priority } : {}),
+    })
   }
 
   /** The raw answer of a successful call; throws ApiError or SessionError otherwise. */
@@ -138,7 +150,7 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
     /** A protected file (an avatar, say) as a Blob: an <img src> could not send the Bearer header. */
     blob: async (path: string, signal?: AbortSignal) => (await exchange(path, { signal })).blob(),
     /** The raw answer of a long-lived call (the live stream), after the same token rules. */
-    open: (path: string, signal?: AbortSignal) => exchange(path, { signal }),
+    open: (path: string, signal?: AbortSignal) => exchange(path, { signal, priority: 'low' }),
     /**
      * The raw answer of a successful call, its body unread: for a caller that must tell an answer
      * cut off while read (the sync engine: the server answered) from no answer at all.
