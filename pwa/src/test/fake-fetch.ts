@@ -9,6 +9,8 @@ export interface FetchCall {
   url: string
   headers: Record<string, string>
   body: unknown
+  /** The fetch's priority, when one was asked for. */
+  priority?: RequestPriority
 }
 
 export const json = (status: number, body: unknown): Response =>
@@ -31,6 +33,7 @@ export function fakeFetch(routes: Record<string, Reply | Reply[]>) {
     const method = init.method ?? 'GET'
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : (init.body ?? undefined)
     const call: FetchCall = { method, url, headers: { ...(init.headers as Record<string, string>) }, body }
+    if (init.priority) call.priority = init.priority
     calls.push(call)
     const queue = queues.get(`${method} ${url}`)
     if (!queue || queue.length === 0) throw new Error(`Unexpected request: ${method} ${url}`)
