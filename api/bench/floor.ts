@@ -86,6 +86,8 @@ export function floorListener(answer: () => FloorAnswer): RequestListener {
 /** A floor server in a process of its own, given each scenario's answer in turn. */
 export interface Floor {
   baseUrl: string
+  /** Its process, whose CPU time the bench reads. */
+  pid: number
   /** Makes `answer` what the floor sends from now on. */
   serve(answer: FloorAnswer): Promise<void>
   stop(): Promise<void>
@@ -115,6 +117,7 @@ export async function startFloor(): Promise<Floor> {
   if (!('port' in started)) throw new Error('the floor server did not say its port')
   return {
     baseUrl: `http://127.0.0.1:${started.port}`,
+    pid: child.pid ?? 0,
     async serve(answer) {
       const served = next()
       child.send(answer)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { peakRssVerdict, type Row, ratioToFloor, table, verdictLines, verdicts } from './report.ts'
+import { cpuUsPerRequest, statCpuMs } from './cpu.ts'
+import { cpuRatio, peakRssVerdict, type Row, ratioToFloor, table, verdictLines, verdicts } from './report.ts'
 import { vmRssKb } from './rss.ts'
 
 const row = (over: Partial<Row>): Row => ({
@@ -62,14 +63,39 @@ describe('peak RSS', () => {
 describe('the printed report', () => {
   it("puts each scenario's floor and ratio beside its figures, then MET or MISSED per target", () => {
     const rows = [
-      row({ name: 'health', targets: { minRatioToFloor: 0.8 }, rps: 9_000, floorRps: 45_000, peakRssKb: 220 * 1024 }),
+      row({
+        name: 'health',
+        targets: { minRatioToFloor: 0.8 },
+        rps: 9_000,
+        floorRps: 45_000,
+        peakRssKb: 220 * 1024,
+        cpuUs: 100,
+        floorCpuUs: 21,
+      }),
     ]
     const [header, line] = table(rows)
-    expect(header).toMatch(/req\/s\s+p50 ms\s+p99 ms\s+floor\s+ratio\s+peak RSS/)
-    expect(line).toMatch(/^health\s+9000\s+18\s+30\s+45000\s+0\.20\s+220 MB/)
+    expect(header).toMatch(/req\/s\s+p50 ms\s+p99 ms\s+floor\s+ratio\s+CPU µs\s+floor µs\s+CPU ratio\s+peak RSS/)
+    expect(line).toMatch(/^health\s+9000\s+18\s+30\s+45000\s+0\.20\s+100\s+21\s+0\.21\s+220 MB/)
+    expect(table([row({})])[1]).toMatch(/0\.25\s+-\s+-\s+-\s+-\s/)
     expect(verdictLines(rows, 512)).toEqual([
       'MISSED health req/s ≥ 0.80 of the floor: 0.20 (9,000 of 45,000 req/s)',
       'MET    peak server RSS ≤ 512 MB over the HTTP load: 220 MB (during health)',
     ])
+  })
+})
+
+describe('CPU per request', () => {
+  it("reads user and system time from /proc/<pid>/stat, past a name with spaces and ')'", () => {
+    const stat = '4242 (node (bench) x) S 1 4242 4242 0 -1 4194304 9 0 0 0 250 50 0 0 20 0 11 0 100 0 0'
+    expect(statCpuMs(stat)).toBe(3_000)
+    expect(statCpuMs('4242 (node) S 1')).toBeUndefined()
+  })
+
+  it('divides the CPU time between two readings by the requests, and is the floor over Buble as a ratio', () => {
+    expect(cpuUsPerRequest(1_000, 3_000, 20_000)).toBe(100)
+    expect(cpuUsPerRequest(undefined, 3_000, 20_000)).toBeUndefined()
+    expect(cpuUsPerRequest(1_000, 3_000, 0)).toBeUndefined()
+    expect(cpuRatio({ cpuUs: 100, floorCpuUs: 25 })).toBe(0.25)
+    expect(cpuRatio({ cpuUs: undefined, floorCpuUs: 25 })).toBeUndefined()
   })
 })

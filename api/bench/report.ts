@@ -28,6 +28,10 @@ export interface Row {
   floorRps: number
   /** The server's peak resident set during the scenario (warm-up included), KiB. */
   peakRssKb?: number | undefined
+  /** The server's CPU time per request in the measured run, µs (all its threads). */
+  cpuUs?: number | undefined
+  /** The floor's, the same way. */
+  floorCpuUs?: number | undefined
 }
 
 export interface Verdict {
@@ -38,22 +42,33 @@ export interface Verdict {
 /** Buble's req/s over its floor's; 0 when the floor was not measured. */
 export const ratioToFloor = (rps: number, floorRps: number): number => (floorRps > 0 ? rps / floorRps : 0)
 
+/**
+ * The same ratio in CPU time: the floor's CPU per request over Buble's, what the ratio of req/s
+ * would be if both had a core to themselves and the client kept up. Undefined without both.
+ */
+export const cpuRatio = (row: Pick<Row, 'cpuUs' | 'floorCpuUs'>): number | undefined =>
+  row.cpuUs && row.floorCpuUs !== undefined ? row.floorCpuUs / row.cpuUs : undefined
+
 const thousands = (n: number) => Math.round(n).toLocaleString('en-US')
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`
 const pad = (value: string | number, width: number) => String(value).padStart(width)
+const orDash = (value: number | undefined, digits: number) => (value === undefined ? '-' : value.toFixed(digits))
 const line = (verdict: Verdict) => `${verdict.met ? 'MET   ' : 'MISSED'} ${verdict.text}`
 
 /** The table's lines: a header and one line per scenario. */
 export function table(rows: readonly Row[]): string[] {
   const header =
     `${'scenario'.padEnd(26)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('floor', 8)}${pad('ratio', 7)}` +
+    `${pad('CPU µs', 8)}${pad('floor µs', 9)}${pad('CPU ratio', 10)}` +
     `${pad('peak RSS', 10)}${pad('KB/answer', 11)}${pad('requests', 10)}${pad('bad', 6)}${pad('errors', 8)}`
   return [
     header,
     ...rows.map(
       (r) =>
         `${r.name.padEnd(26)}${pad(r.rps.toFixed(0), 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.floorRps.toFixed(0), 8)}` +
-        `${pad(ratioToFloor(r.rps, r.floorRps).toFixed(2), 7)}${pad(r.peakRssKb === undefined ? '-' : mb(r.peakRssKb), 10)}` +
+        `${pad(ratioToFloor(r.rps, r.floorRps).toFixed(2), 7)}` +
+        `${pad(orDash(r.cpuUs, 0), 8)}${pad(orDash(r.floorCpuUs, 0), 9)}${pad(orDash(cpuRatio(r), 2), 10)}` +
+        `${pad(r.peakRssKb === undefined ? '-' : mb(r.peakRssKb), 10)}` +
         `${pad((r.bytesPerAnswer / 1024).toFixed(1), 11)}${pad(r.requests, 10)}${pad(r.bad, 6)}${pad(r.errors, 8)}`,
     ),
   ]

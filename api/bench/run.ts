@@ -39,6 +39,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { runAdminBenchmarks } from './admin.ts'
 import { runAuthTimingBenchmarks } from './auth-timing.ts'
+import { cpuMs, cpuUsPerRequest } from './cpu.ts'
 import {
   type DeviceResult,
   pullIntoFreshDevice,
@@ -359,6 +360,9 @@ interface Measurement {
   floorRps?: number
   /** The server's peak RSS during the scenario, warm-up included (KiB). */
   peakRssKb?: number | undefined
+  /** CPU µs per request of the server, and of the floor, in the measured runs. */
+  cpuUs?: number | undefined
+  floorCpuUs?: number | undefined
 }
 
 // ---- server lifecycle ---------------------------------------------------------------------------
@@ -515,6 +519,13 @@ async function load(scenario: Scenario, sent: SentRequest, baseUrl: string, seco
   }
 }
 
+/** `load` with the CPU time `pid` spent meanwhile, per request. */
+async function loadWithCpu(scenario: Scenario, sent: SentRequest, baseUrl: string, seconds: number, pid: number) {
+  const before = cpuMs(pid)
+  const measured = await load(scenario, sent, baseUrl, seconds)
+  return { ...measured, cpuUs: cpuUsPerRequest(before, cpuMs(pid), measured.requests) }
+}
+
 /** `scenario` against Buble for `seconds`. */
 const measure = (scenario: Scenario, ctx: Context, seconds: number): Promise<Measurement> =>
   load(scenario, sentRequest(scenario, ctx), ctx.baseUrl, seconds)
@@ -529,15 +540,15 @@ async function measureWithFloor(scenario: Scenario, ctx: Context, floor: Floor, 
   let peakRssKb: number | undefined
   const measured = await (async () => {
     if (WARMUP > 0) await load(scenario, sent, ctx.baseUrl, WARMUP)
-    return load(scenario, sent, ctx.baseUrl, DURATION)
+    return loadWithCpu(scenario, sent, ctx.baseUrl, DURATION, serverPid)
   })().finally(() => {
     peakRssKb = rss.stop()
   })
   await serveOnFloor(floor, await recordAnswer(ctx.baseUrl, sent), sent)
-  const onFloor = await load(scenario, sent, floor.baseUrl, DURATION)
+  const onFloor = await loadWithCpu(scenario, sent, floor.baseUrl, DURATION, floor.pid)
   if (onFloor.non2xx + onFloor.errors + onFloor.timeouts > 0)
     throw new Error(`${scenario.name}'s floor: ${onFloor.non2xx} unexpected statuses, ${onFloor.errors} errors`)
-  return { ...measured, peakRssKb, floorRps: onFloor.rps }
+  return { ...measured, peakRssKb, floorRps: onFloor.rps, floorCpuUs: onFloor.cpuUs }
 }
 
 /** Gives the floor `answer`, and checks it sends it back byte for byte. */
@@ -561,6 +572,8 @@ const rowOf = (m: Measurement): Row => ({
   bytesPerAnswer: m.rps > 0 ? m.bytesPerSecond / m.rps : 0,
   floorRps: m.floorRps ?? 0,
   peakRssKb: m.peakRssKb,
+  cpuUs: m.cpuUs,
+  floorCpuUs: m.floorCpuUs,
 })
 
 function report(
@@ -570,7 +583,8 @@ function report(
 ): { failed: boolean } {
   console.log(
     `\nBuble benchmark — ${dbLabel}, ${CONNECTIONS} connections, ${DURATION} s per scenario and per floor ` +
-      `(floor: a bare node:http server sending the same answer from memory; ratio = req/s ÷ floor's req/s)\n`,
+      `(floor: a bare node:http server sending the same answer from memory; ratio = req/s ÷ floor's req/s;\n` +
+      `CPU µs: the server's CPU time per request, all threads; CPU ratio = floor's CPU µs ÷ Buble's, steadier when the machine is busy)\n`,
   )
   const rows = measurements.map(rowOf)
   for (const text of table(rows)) console.log(text)
