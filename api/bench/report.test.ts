@@ -33,6 +33,12 @@ describe('verdicts', () => {
     expect(verdicts(row({ targets: target, rps: 2_499 }))[0]?.met).toBe(false)
   })
 
+  it('adds the CPU ratio when both CPU times were read, and judges by req/s', () => {
+    expect(verdicts(row({ targets: { minRatioToFloor: 0.25 }, cpuUs: 400, floorCpuUs: 60 }))).toEqual([
+      { met: true, text: 'profile req/s ≥ 0.25 of the floor: 0.25 (2,500 of 10,000 req/s; in CPU per request 0.15)' },
+    ])
+  })
+
   it('holds p99 strictly below its bound', () => {
     expect(verdicts(row({ targets: { maxP99Ms: 30 } }))).toEqual([{ met: false, text: 'profile p99 < 30 ms: 30 ms' }])
     expect(verdicts(row({ targets: { maxP99Ms: 31 } }))[0]?.met).toBe(true)
@@ -78,7 +84,7 @@ describe('the printed report', () => {
     expect(line).toMatch(/^health\s+9000\s+18\s+30\s+45000\s+0\.20\s+100\s+21\s+0\.21\s+220 MB/)
     expect(table([row({})])[1]).toMatch(/0\.25\s+-\s+-\s+-\s+-\s/)
     expect(verdictLines(rows, 512)).toEqual([
-      'MISSED health req/s ≥ 0.80 of the floor: 0.20 (9,000 of 45,000 req/s)',
+      'MISSED health req/s ≥ 0.80 of the floor: 0.20 (9,000 of 45,000 req/s; in CPU per request 0.21)',
       'MET    peak server RSS ≤ 512 MB over the HTTP load: 220 MB (during health)',
     ])
   })

@@ -80,11 +80,12 @@ export function verdicts(row: Row): Verdict[] {
   const found: Verdict[] = []
   if (minRatioToFloor !== undefined) {
     const ratio = ratioToFloor(row.rps, row.floorRps)
+    const cpu = cpuRatio(row)
     found.push({
       met: ratio >= minRatioToFloor,
       text:
         `${row.name} req/s ≥ ${minRatioToFloor.toFixed(2)} of the floor: ${ratio.toFixed(2)} ` +
-        `(${thousands(row.rps)} of ${thousands(row.floorRps)} req/s)`,
+        `(${thousands(row.rps)} of ${thousands(row.floorRps)} req/s${cpu === undefined ? '' : `; in CPU per request ${cpu.toFixed(2)}`})`,
     })
   }
   if (maxP99Ms !== undefined)
