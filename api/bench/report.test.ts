@@ -33,6 +33,14 @@ describe('verdicts', () => {
     expect(verdicts(row({ targets: target, rps: 2_499 }))[0]?.met).toBe(false)
   })
 
+  it('rounds a ratio down, so a miss never reads as the target', () => {
+    expect(verdicts(row({ targets: { minRatioToFloor: 0.25 }, rps: 2_490 }))[0]).toEqual({
+      met: false,
+      text: 'profile req/s ≥ 0.25 of the floor: 0.24 (2,490 of 10,000 req/s)',
+    })
+    expect(verdicts(row({ targets: { minRatioToFloor: 0.25 }, rps: 2_900 }))[0]?.text).toContain('floor: 0.29 (')
+  })
+
   it('adds the CPU ratio when both CPU times were read, and judges by req/s', () => {
     expect(verdicts(row({ targets: { minRatioToFloor: 0.25 }, cpuUs: 400, floorCpuUs: 60 }))).toEqual([
       { met: true, text: 'profile req/s ≥ 0.25 of the floor: 0.25 (2,500 of 10,000 req/s; in CPU per request 0.15)' },

@@ -52,7 +52,10 @@ export const cpuRatio = (row: Pick<Row, 'cpuUs' | 'floorCpuUs'>): number | undef
 const thousands = (n: number) => Math.round(n).toLocaleString('en-US')
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`
 const pad = (value: string | number, width: number) => String(value).padStart(width)
-const orDash = (value: number | undefined, digits: number) => (value === undefined ? '-' : value.toFixed(digits))
+/** A ratio to two places, rounded down: a missed 0.248 must not read as the 0.25 it missed. */
+const ratioText = (ratio: number) => (Math.floor(ratio * 100 + 1e-9) / 100).toFixed(2)
+const orDash = (value: number | undefined, text: (value: number) => string) => (value === undefined ? '-' : text(value))
+const whole = (value: number) => value.toFixed(0)
 const line = (verdict: Verdict) => `${verdict.met ? 'MET   ' : 'MISSED'} ${verdict.text}`
 
 /** The table's lines: a header and one line per scenario. */
@@ -66,8 +69,8 @@ export function table(rows: readonly Row[]): string[] {
     ...rows.map(
       (r) =>
         `${r.name.padEnd(26)}${pad(r.rps.toFixed(0), 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.floorRps.toFixed(0), 8)}` +
-        `${pad(ratioToFloor(r.rps, r.floorRps).toFixed(2), 7)}` +
-        `${pad(orDash(r.cpuUs, 0), 8)}${pad(orDash(r.floorCpuUs, 0), 9)}${pad(orDash(cpuRatio(r), 2), 10)}` +
+        `${pad(ratioText(ratioToFloor(r.rps, r.floorRps)), 7)}` +
+        `${pad(orDash(r.cpuUs, whole), 8)}${pad(orDash(r.floorCpuUs, whole), 9)}${pad(orDash(cpuRatio(r), ratioText), 10)}` +
         `${pad(r.peakRssKb === undefined ? '-' : mb(r.peakRssKb), 10)}` +
         `${pad((r.bytesPerAnswer / 1024).toFixed(1), 11)}${pad(r.requests, 10)}${pad(r.bad, 6)}${pad(r.errors, 8)}`,
     ),
@@ -84,8 +87,8 @@ export function verdicts(row: Row): Verdict[] {
     found.push({
       met: ratio >= minRatioToFloor,
       text:
-        `${row.name} req/s ≥ ${minRatioToFloor.toFixed(2)} of the floor: ${ratio.toFixed(2)} ` +
-        `(${thousands(row.rps)} of ${thousands(row.floorRps)} req/s${cpu === undefined ? '' : `; in CPU per request ${cpu.toFixed(2)}`})`,
+        `${row.name} req/s ≥ ${minRatioToFloor.toFixed(2)} of the floor: ${ratioText(ratio)} ` +
+        `(${thousands(row.rps)} of ${thousands(row.floorRps)} req/s${cpu === undefined ? '' : `; in CPU per request ${ratioText(cpu)}`})`,
     })
   }
   if (maxP99Ms !== undefined)
