@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     name: 'api',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
     setupFiles: ['src/testing/vitest-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
