@@ -717,22 +717,19 @@ async function main(): Promise<number> {
     console.log(`Health: ${JSON.stringify(health)}`)
     const ctx = await signUp(baseUrl, database.url)
     const { measurements, failed: failedRequests } = await runLoadTests(scenarios, ctx, server.pid ?? 0, database)
-    const healthScenario = SCENARIOS.find((s) => s.name === 'health') as Scenario
     const chatSend = SCENARIOS.find((s) => s.name === 'chat-send') as Scenario
     const streams = await runStreamBenchmarks(
       {
         ctx,
         dataDir,
         serverPid: server.pid ?? 0,
-        // 0 when health was not run: chat-send-with-pushes measures health again and takes the higher.
-        healthRps: measurements.find((m) => m.scenario === healthScenario)?.rps ?? 0,
-        health: { run: async (seconds) => (await measure(healthScenario, ctx, seconds)).rps },
         chatSend: {
           prepare: async () => {
             if (!ctx.chatBubleId) await chatSend.prepare?.(ctx)
           },
           run: (seconds) => measure(chatSend, ctx, seconds),
           plainRps: measurements.find((m) => m.scenario === chatSend)?.rps,
+          floorRps: measurements.find((m) => m.scenario === chatSend)?.floorRps,
         },
         warmupS: WARMUP,
         durationS: DURATION,
