@@ -1,3 +1,4 @@
+import '../../styles/buble.css'
 import { useLayoutEffect, useState } from 'react'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { bublePath, type LocalBuble, useBuble, useMembers } from '../../data/bubles.ts'
