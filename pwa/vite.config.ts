@@ -56,7 +56,8 @@ export default defineConfig({
     compression({
       include: /\.(js|mjs|css|html|svg|webmanifest|json)$/,
       threshold: 0,
-      skipIfLargerOrEqual: true,
+      // Every file gets both, even a tiny one where gzip adds bytes: the server never has to look twice.
+      skipIfLargerOrEqual: false,
       algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
     }),
     ...analyze,

@@ -10,12 +10,8 @@ import { createApiClient } from '../session/api-client.ts'
 import { createSession } from '../session/session.ts'
 import { SessionProvider } from '../session/session-context.tsx'
 import { writeStoredSession } from '../session/storage.ts'
-import { preloadEveryPart } from '../ui/lazy-part.ts'
 import { fakeFetch, type Reply } from './fake-fetch.ts'
 import { type TestServer, testDeviceOpener } from './test-device.ts'
-
-// The screens' chunks, loaded before any test renders: the app then renders as a device with them cached.
-await preloadEveryPart()
 
 interface RenderAppOptions {
   route: string

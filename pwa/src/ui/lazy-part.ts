@@ -5,9 +5,7 @@
  * precaches every chunk, so offline it loads from the cache.
  */
 
-import { type ComponentType, createElement, lazy, useState } from 'react'
-
-type Loaded<P> = ComponentType<P>
+import { type ComponentType, createElement, lazy, type ReactNode, Suspense, useState } from 'react'
 
 export interface LazyPart<P> {
   (props: P): ReturnType<typeof createElement>
@@ -15,18 +13,27 @@ export interface LazyPart<P> {
   preload: () => Promise<unknown>
 }
 
+/** A function component's props; none for one that takes no argument. */
+type PropsOf<C> = C extends (props: infer Q) => unknown ? (unknown extends Q ? object : Q) : object
+
 const everyPart = new Set<() => Promise<unknown>>()
 
-export function lazyPart<K extends string, P extends object>(
-  load: () => Promise<{ [key in K]: ComponentType<P> }>,
+/**
+ * `fallback`, when given (null included), is what shows while the code loads, in a boundary of the part's
+ * own: a dialog or a tab loading leaves the page around it as it is. Without it, the nearest boundary up
+ * the tree (a route's) shows its spinner.
+ */
+export function lazyPart<K extends string, M extends { [key in K]: (props: never) => ReactNode }>(
+  load: () => Promise<M>,
   name: K,
-): LazyPart<P> {
-  let loaded: Loaded<P> | undefined
-  let loading: Promise<Loaded<P>> | undefined
+  options?: { fallback: ReactNode },
+): LazyPart<PropsOf<M[K]>> {
+  let loaded: ComponentType<object> | undefined
+  let loading: Promise<ComponentType<object>> | undefined
   const preload = () => {
     loading ??= load().then(
       (module) => {
-        loaded = module[name]
+        loaded = module[name] as unknown as ComponentType<object>
         return loaded
       },
       (err: unknown) => {
@@ -39,10 +46,11 @@ export function lazyPart<K extends string, P extends object>(
   }
   const Suspending = lazy(async () => ({ default: await preload() }))
   everyPart.add(preload)
-  const Part = (props: P) => {
+  const Part = (props: PropsOf<M[K]>) => {
     // Chosen once per mount: switching from the suspending wrapper to the loaded component would remount it.
-    const [type] = useState(() => loaded ?? Suspending)
-    return createElement(type as ComponentType<P>, props)
+    const [type] = useState<ComponentType<object>>(() => loaded ?? Suspending)
+    const part = createElement(type, props as object)
+    return options && type === Suspending ? createElement(Suspense, { fallback: options.fallback }, part) : part
   }
   return Object.assign(Part, { preload })
 }
