@@ -1,12 +1,13 @@
 import { User } from '@buble/shared/auth'
 import { avatarColour, initials } from '@buble/shared/text'
-import { useEffect } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Link, NavLink, Outlet } from 'react-router-dom'
 import { DataProvider } from '../data/data-context.tsx'
 import { useSignOut } from '../data/sign-out.ts'
 import { VerificationBanner } from '../features/auth/verification-banner.tsx'
 import { SyncIndicator } from '../features/sync/sync-indicator.tsx'
 import { useServices, useSession } from '../session/session-context.tsx'
+import { Spinner } from '../ui/spinner.tsx'
 import { UnsyncedChangesDialog } from '../ui/unsynced-changes-dialog.tsx'
 
 /** The signed-in screens: the user's device data, the header, and the page. */
@@ -79,7 +80,10 @@ function Shell() {
       </header>
       <VerificationBanner />
       <main id="main" className="app-main">
-        <Outlet />
+        {/* A page's code loads on its first visit: the header stays while it comes. */}
+        <Suspense fallback={<Spinner label="Loading the page…" />}>
+          <Outlet />
+        </Suspense>
       </main>
       <footer className="app-main muted">
         <Link to="/donate">Donate</Link> · <Link to="/privacy">Privacy</Link>

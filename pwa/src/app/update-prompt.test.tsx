@@ -29,7 +29,7 @@ test('a waiting service worker shows the update prompt; Reload activates it and 
   const { registerServiceWorker } = await import('./service-worker.ts')
   const { UpdatePrompt } = await import('./update-prompt.tsx')
 
-  registerServiceWorker()
+  await registerServiceWorker()
   expect(workbox.register).toHaveBeenCalledTimes(1)
   // The page answers the worker's "where are you?" (a push checks whether its buble is on screen).
   expect(addEventListener).toHaveBeenCalledWith('message', expect.any(Function))

@@ -1,13 +1,14 @@
-/** The Session Expired modal (spec part 1 §2 and §4); it opens over any screen when the expiry check says so. */
+/**
+ * The Session Expired modal (spec part 1 §2 and §4); it opens over any screen when the expiry check says so.
+ * Loaded when first shown (SessionExpiredNotice): most visits never see it.
+ */
 
 import { Modal } from '../ui/modal.tsx'
 import { useServices, useSession } from './session-context.tsx'
 
-export function SessionExpiredModal() {
+export function SessionExpiredModal({ notice }: { notice: string }) {
   const { session, redirectToLogin } = useServices()
-  const notice = useSession((state) => state.expiryNotice)
   const refreshing = useSession((state) => state.isRefreshing)
-  if (!notice) return null
 
   async function tryRefresh() {
     let refreshed = false

@@ -2,13 +2,20 @@ import { can, type MemberActor } from '@buble/shared/permissions'
 import { FIXED_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
 import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
-import { AddToolModal } from '../../features/bubles/add-tool-modal.tsx'
-import { RenameBubleModal } from '../../features/bubles/rename-buble-modal.tsx'
 import { RoleBadge } from '../../features/bubles/role-badge.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { formatDay, plural } from '../../ui/format.ts'
+import { lazyPart } from '../../ui/lazy-part.ts'
 import { useFlash } from '../../ui/use-flash.ts'
 import { ToolBody } from './tool-body.tsx'
+
+const RenameBubleModal = lazyPart(() => import('../../features/bubles/rename-buble-modal.tsx'), 'RenameBubleModal', {
+  fallback: null,
+})
+
+const AddToolModal = lazyPart(() => import('../../features/bubles/add-tool-modal.tsx'), 'AddToolModal', {
+  fallback: null,
+})
 
 const isToolKey = (key: string): key is ToolKey => (TOOL_KEYS as readonly string[]).includes(key)
 

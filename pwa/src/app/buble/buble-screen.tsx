@@ -1,15 +1,13 @@
+import { lazyPart } from '../../ui/lazy-part.ts'
+import '../../styles/buble.css'
 import { useLayoutEffect, useState } from 'react'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { bublePath, type LocalBuble, useBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useOnline, useSyncSummary } from '../../data/sync-status.ts'
 import { useKeepRead, useUnread } from '../../data/unread.ts'
-import { MembersTab } from '../../features/bubles/members-tab.tsx'
 import { useRemoteBuble } from '../../features/bubles/use-remote-buble.ts'
-import { EventsTab } from '../../features/events/events-tab.tsx'
-import { PollsTab } from '../../features/polls/polls-tab.tsx'
 import { Ticker } from '../../features/wall/ticker.tsx'
-import { WallTab } from '../../features/wall/wall-tab.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
 import { Spinner } from '../../ui/spinner.tsx'
@@ -18,6 +16,22 @@ import { BubleHeader } from './buble-header.tsx'
 import { BubleOverviewTab } from './buble-overview-tab.tsx'
 import { BubleTabs } from './buble-tabs.tsx'
 import { isTabKey, type TabKey, tabSegment } from './tabs.ts'
+
+const MembersTab = lazyPart(() => import('../../features/bubles/members-tab.tsx'), 'MembersTab', {
+  fallback: <Spinner label="Loading…" />,
+})
+
+const PollsTab = lazyPart(() => import('../../features/polls/polls-tab.tsx'), 'PollsTab', {
+  fallback: <Spinner label="Loading…" />,
+})
+
+const EventsTab = lazyPart(() => import('../../features/events/events-tab.tsx'), 'EventsTab', {
+  fallback: <Spinner label="Loading…" />,
+})
+
+const WallTab = lazyPart(() => import('../../features/wall/wall-tab.tsx'), 'WallTab', {
+  fallback: <Spinner label="Loading…" />,
+})
 
 /** /bubles/:slugOrId/:tab? — a buble's page: header, tab bar and the current tab. */
 export function BubleScreen() {

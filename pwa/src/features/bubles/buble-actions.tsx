@@ -8,7 +8,9 @@ import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
-import { InviteCodeModal } from './invite-code-modal.tsx'
+import { lazyPart } from '../../ui/lazy-part.ts'
+
+const InviteCodeModal = lazyPart(() => import('./invite-code-modal.tsx'), 'InviteCodeModal', { fallback: null })
 
 const INVITE_OFFLINE = 'You are offline. Generating an invite needs a connection.'
 const INVITE_NOT_SYNCED = 'This Buble has not reached the server yet. Generate an invite once it is synced.'

@@ -3,11 +3,14 @@ import { type LocalBuble, useBubles } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { type SyncSummary, useSyncSummary } from '../../data/sync-status.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
+import { lazyPart } from '../../ui/lazy-part.ts'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleCard } from './buble-card.tsx'
-import { CreateBubleModal } from './create-buble-modal.tsx'
-import { JoinBubleModal } from './join-buble-modal.tsx'
+
+// The dialogs load when opened: the dashboard's first load is the list.
+const CreateBubleModal = lazyPart(() => import('./create-buble-modal.tsx'), 'CreateBubleModal', { fallback: null })
+const JoinBubleModal = lazyPart(() => import('./join-buble-modal.tsx'), 'JoinBubleModal', { fallback: null })
 
 export function DashboardScreen() {
   useDocumentTitle('Your Bubles')

@@ -4,9 +4,11 @@ import { useSearchParams } from 'react-router-dom'
 import { type LocalBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useKeepRead, useUnread } from '../../data/unread.ts'
+import { lazyPart } from '../../ui/lazy-part.ts'
 import { memberActorFor } from '../../ui/member-actor.ts'
 import { TabCount } from '../../ui/tab-count.tsx'
-import { ChatPanel } from './chat-panel.tsx'
+
+const ChatPanel = lazyPart(() => import('./chat-panel.tsx'), 'ChatPanel', { fallback: null })
 
 /**
  * The header's Chat button (with the chat's unread counter) and the floating panel it toggles.

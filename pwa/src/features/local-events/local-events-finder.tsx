@@ -3,14 +3,19 @@ import { DEFAULT_CITY, DEFAULT_RADIUS_KM, type ExternalEvent } from '@buble/shar
 import { useMemo, useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { Alert } from '../../ui/alert.tsx'
+import { lazyPart } from '../../ui/lazy-part.ts'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useFlash } from '../../ui/use-flash.ts'
-import { CreateFromFinderModal } from './create-from-finder-modal.tsx'
-import { EventDetailModal } from './event-detail-modal.tsx'
 import { FinderFilterFields } from './finder-filters.tsx'
 import { type FinderFilters, finderQuery, NEAR_ME, type Point, sampleEvent } from './finder-query.ts'
 import { FinderResults } from './finder-results.tsx'
 import { locate, useEventSearch } from './use-event-search.ts'
+
+const CreateFromFinderModal = lazyPart(() => import('./create-from-finder-modal.tsx'), 'CreateFromFinderModal', {
+  fallback: null,
+})
+
+const EventDetailModal = lazyPart(() => import('./event-detail-modal.tsx'), 'EventDetailModal', { fallback: null })
 
 const INITIAL: FinderFilters = { place: DEFAULT_CITY, category: '', range: 'this-month', radiusKm: DEFAULT_RADIUS_KM }
 const NO_POSITION = 'Your location is not available. Choose a city instead.'

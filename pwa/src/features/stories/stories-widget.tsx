@@ -6,9 +6,11 @@ import { useOnline } from '../../data/sync-status.ts'
 import { type LocalStory, useStories } from '../../data/wall.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { Avatar } from '../../ui/avatar.tsx'
+import { lazyPart } from '../../ui/lazy-part.ts'
 import { STORY_TEXTS } from './story-texts.ts'
 import { StoryUpload } from './story-upload.tsx'
-import { StoryViewer } from './story-viewer.tsx'
+
+const StoryViewer = lazyPart(() => import('./story-viewer.tsx'), 'StoryViewer', { fallback: null })
 
 const countStories = (n: number) => `${n} ${n === 1 ? 'story' : 'stories'}`
 

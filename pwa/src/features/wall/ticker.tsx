@@ -30,20 +30,23 @@ export function Ticker({ buble }: { buble: Pick<LocalBuble, 'id' | 'slug'> }) {
           View All
         </Link>
       </div>
-      {posts !== undefined &&
-        (posts.length === 0 ? (
-          <p className="ticker-empty">{WALL_TEXTS.tickerEmpty}</p>
-        ) : (
-          <ol className="ticker-list">
-            {posts.map((post) => (
-              <li key={post.id} className="ticker-item">
-                <span className="ticker-author">{post.author?.name ?? post.author_name}</span>
-                <span className="ticker-text">{excerpt(post.content)}</span>
-                <RelativeTime iso={post.created_at} now={now} className="ticker-time" />
-              </li>
-            ))}
-          </ol>
-        ))}
+      {/* Its height is reserved while the posts are read (styles/buble.css, .ticker-body). */}
+      <div className="ticker-body">
+        {posts !== undefined &&
+          (posts.length === 0 ? (
+            <p className="ticker-empty">{WALL_TEXTS.tickerEmpty}</p>
+          ) : (
+            <ol className="ticker-list">
+              {posts.map((post) => (
+                <li key={post.id} className="ticker-item">
+                  <span className="ticker-author">{post.author?.name ?? post.author_name}</span>
+                  <span className="ticker-text">{excerpt(post.content)}</span>
+                  <RelativeTime iso={post.created_at} now={now} className="ticker-time" />
+                </li>
+              ))}
+            </ol>
+          ))}
+      </div>
     </section>
   )
 }

@@ -1,0 +1,66 @@
+import { act, render, screen } from '@testing-library/react'
+import { useState } from 'react'
+import { expect, test, vi } from 'vitest'
+import { deferred } from '../test/deferred.ts'
+import { lazyPart } from './lazy-part.ts'
+
+function Counter({ label }: { label: string }) {
+  const [count, setCount] = useState(0)
+  return (
+    <button type="button" onClick={() => setCount(count + 1)}>
+      {label} {count}
+    </button>
+  )
+}
+
+test('a part whose code is not here yet shows its fallback, then the component with its props', async () => {
+  const module = deferred<{ Counter: typeof Counter }>()
+  const Part = lazyPart(() => module.promise, 'Counter', { fallback: <p>Loading the counter</p> })
+  render(<Part label="Clicks" />)
+  expect(screen.getByText('Loading the counter')).toBeInTheDocument()
+  await act(async () => module.resolve({ Counter }))
+  expect(await screen.findByRole('button', { name: 'Clicks 0' })).toBeInTheDocument()
+})
+
+test('a preloaded part renders at once, without its fallback, and loads its code once', async () => {
+  const load = vi.fn(async () => ({ Counter }))
+  const Part = lazyPart(load, 'Counter', { fallback: <p>Loading the counter</p> })
+  await Part.preload()
+  render(<Part label="Taps" />)
+  expect(screen.getByRole('button', { name: 'Taps 0' })).toBeInTheDocument()
+  expect(screen.queryByText('Loading the counter')).toBeNull()
+  await Part.preload()
+  expect(load).toHaveBeenCalledTimes(1)
+})
+
+test('a part keeps its state when the page around it renders again after the code arrived', async () => {
+  const module = deferred<{ Counter: typeof Counter }>()
+  const Part = lazyPart(() => module.promise, 'Counter', { fallback: null })
+  function Page() {
+    const [renders, setRenders] = useState(0)
+    return (
+      <>
+        <button type="button" onClick={() => setRenders(renders + 1)}>
+          Render again
+        </button>
+        <Part label="Kept" />
+      </>
+    )
+  }
+  render(<Page />)
+  await act(async () => module.resolve({ Counter }))
+  act(() => screen.getByRole('button', { name: 'Kept 0' }).click())
+  act(() => screen.getByRole('button', { name: 'Render again' }).click())
+  expect(screen.getByRole('button', { name: 'Kept 1' })).toBeInTheDocument()
+})
+
+test('a load that failed (offline, not cached yet) is tried again on the next preload', async () => {
+  const load = vi
+    .fn<() => Promise<{ Counter: typeof Counter }>>()
+    .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
+    .mockResolvedValueOnce({ Counter })
+  const Part = lazyPart(load, 'Counter')
+  await expect(Part.preload()).rejects.toThrow('Failed to fetch')
+  await Part.preload()
+  expect(load).toHaveBeenCalledTimes(2)
+})
