@@ -1,11 +1,12 @@
 import { can, type MemberActor } from '@buble/shared/permissions'
 import { DEFAULT_CITY, DEFAULT_RADIUS_KM, type ExternalEvent } from '@buble/shared/providers'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { lazyPart } from '../../ui/lazy-part.ts'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useFlash } from '../../ui/use-flash.ts'
+import { useSeen } from '../../ui/use-seen.ts'
 import { FinderFilterFields } from './finder-filters.tsx'
 import { type FinderFilters, finderQuery, NEAR_ME, type Point, sampleEvent } from './finder-query.ts'
 import { FinderResults } from './finder-results.tsx'
@@ -30,7 +31,10 @@ export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: 
   const [flash, showFlash] = useFlash()
   // The window starts when the filters change, not on every render (that would search forever).
   const query = useMemo(() => finderQuery(filters, new Date(), point), [filters, point])
-  const search = useEventSearch(query)
+  // The first search waits until the tool is near the screen (it sits below the fold on a phone).
+  const box = useRef<HTMLDivElement>(null)
+  const seen = useSeen(box)
+  const search = useEventSearch(seen ? query : null)
   const mayCreate = can(actor, 'event.create')
 
   function change(changes: Partial<FinderFilters>) {
@@ -47,7 +51,7 @@ export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: 
 
   const sample = search.status === 'failed' ? sampleEvent(new Date()) : null
   return (
-    <div className="finder">
+    <div className="finder" ref={box}>
       <FinderFilterFields filters={filters} onChange={change} />
       {positionError && <Alert kind="warning">{positionError}</Alert>}
       {flash && <Alert kind="success">{flash}</Alert>}
