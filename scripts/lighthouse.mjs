@@ -15,8 +15,10 @@
 // Brotli, 15 % smaller (178 KiB br against 210 KiB gz for today's bundle): every figure here is a little
 // pessimistic, never flattering.
 //
-// One test per URL: it passes when every assertion of lighthouserc.json passes there and the run ended
-// on the page asked for (a signed-in page that fell back to /login fails).
+// One test per URL: it passes when every `error` assertion of lighthouserc.json passes there and the run
+// ended on the page asked for (a signed-in page that fell back to /login fails). Accessibility, best
+// practices, CLS and /login's script budget are errors; the performance score, LCP, TBT and the signed-in
+// pages' script budget are issue 20's targets not yet reached (decision 76): `warn`, printed as MISSED.
 // Environment: CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_RUNS (runs per URL, default 1; the
 // assertions take the median), LIGHTHOUSE_SUMMARY_FILE (where to write the per-URL results as JSON),
 // LIGHTHOUSE_REPORT_DIR (keep the HTML and JSON reports there).
@@ -225,13 +227,16 @@ async function main() {
         for (const warning of lhr.runWarnings) console.log(`              warning: ${warning.split('\n')[0]}`)
       }
       if (own.length !== runs) failures.push(`${own.length} report(s), ${runs} expected`)
+      // Errors fail the page; warnings are issue 20's targets not reached yet (timings Lighthouse
+      // simulates from this machine's trace): printed as MISSED, like the bench's wall-clock targets.
+      const missed = []
       for (const result of assertions.filter((r) => r.url === page.url && !r.passed)) {
         const bound = result.operator === '>=' ? 'at least' : 'at most'
-        failures.push(
-          `${result.auditId}${result.auditProperty ? `:${result.auditProperty}` : ''} ${result.name}: ${result.actual}, ${bound} ${result.expected} wanted`,
-        )
+        const line = `${result.auditId}${result.auditProperty ? `:${result.auditProperty}` : ''} ${result.name}: ${result.actual}, ${bound} ${result.expected} wanted`
+        if (result.level === 'warn') missed.push(line)
+        else failures.push(line)
       }
-      tests.push({ name: page.name, passed: failures.length === 0, failures })
+      tests.push({ name: page.name, passed: failures.length === 0, failures, missed })
     }
     if (assert.status !== 0 && tests.every((test) => test.passed)) {
       tests.push({ name: 'lhci assert', passed: false, failures: [`lhci assert exited with ${assert.status}`] })
@@ -252,6 +257,7 @@ async function main() {
   for (const test of tests) {
     console.log(`  ${test.passed ? 'PASS' : 'FAIL'} ${test.name}`)
     for (const failure of test.failures) console.log(`       ${failure}`)
+    for (const target of test.missed ?? []) console.log(`       MISSED (reported, not failed) ${target}`)
   }
   if (process.env.LIGHTHOUSE_SUMMARY_FILE) writeFileSync(process.env.LIGHTHOUSE_SUMMARY_FILE, JSON.stringify({ tests }))
   process.exit(tests.every((test) => test.passed) ? 0 : 1)
