@@ -50,9 +50,7 @@ export function jsonBodies(maxBytes: number): MiddlewareHandler {
       throw tooLarge()
     },
   })
-  return async (c, next) => {
-    // `c.req.method` is the adapter's light request answering from Node's: nothing is built to ask it.
-    if (BODILESS.has(c.req.method)) return next()
+  const read: MiddlewareHandler = async (c, next) => {
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
     const type = incoming?.headers['content-type']
     if (!incoming || !type || !JSON_TYPE.test(type)) return limited(c, next)
@@ -68,4 +66,6 @@ export function jsonBodies(maxBytes: number): MiddlewareHandler {
     ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(decoder.decode(bytes))
     return next()
   }
+  // `c.req.method` is the adapter's light request answering from Node's: nothing is built to ask it.
+  return (c, next) => (BODILESS.has(c.req.method) ? next() : read(c, next))
 }
