@@ -29,6 +29,7 @@ import { closeFeatures, foldMutations, jobsOf, syncSourcesOf, unreadSourcesOf } 
 import { serveOpenApi } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
 import { createProviderFetch } from './lib/provider-fetch.ts'
+import { RememberingRouter } from './lib/remembered-routes.ts'
 import { createSafeFetch } from './lib/safe-fetch.ts'
 
 /** Options only code can set (test servers), never the environment or a config file. */
@@ -105,7 +106,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
 export type Features = ReturnType<typeof createFeatures>
 
 export function createApp(deps: Deps, features: Features = createFeatures(deps)) {
-  const app = new Hono<AppEnv>()
+  const app = new Hono<AppEnv>({ router: new RememberingRouter() })
   useApiMiddleware(app, deps.config.corsOrigins, features.authenticate)
   for (const feature of Object.values(features.list)) if (feature.routes) app.route('/api', feature.routes)
 

@@ -1,7 +1,7 @@
 /** What every request to the API passes before a feature's route: security headers, CORS, size and input checks, sign-in. */
 
 import { LIMITS } from '@buble/shared/constants'
-import type { Hono } from 'hono'
+import type { Hono, MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { type AppEnv, type Authenticate, requireAuth } from './auth.ts'
 import { jsonBodies } from './json-body.ts'
@@ -38,9 +38,28 @@ export function useApiMiddleware(app: Hono<AppEnv>, corsOrigins: readonly string
     app.use('/api/*', cors({ origin: [...corsOrigins], credentials: false, maxAge: 600 }))
   }
   const jsonBodyLimit = jsonBodies(LIMITS.jsonBodyBytes)
-  // Uploads set their own, larger limits.
-  app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)))
-  // No NUL or unpaired surrogate in any path or query (bodies: validate(); a push: per mutation).
-  app.use('/api/*', safeInput())
-  app.use('/api/*', requireAuth(authenticate))
+  app.use(
+    '/api/*',
+    inOrder(
+      // Uploads set their own, larger limits.
+      (c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)),
+      // No NUL or unpaired surrogate in any path or query (bodies: validate(); a push: per mutation).
+      safeInput(),
+      requireAuth(authenticate),
+    ),
+  )
+}
+
+/**
+ * Middleware run one after another as one: each `next` is the following one, the last's is the
+ * route's. Every request passes all of them, so each step Hono's dispatch would add (a promise and
+ * a try per middleware) is saved, and a step that is not async (most of them, for a read) costs
+ * none. A throw from any of them reaches the app's error handler as before.
+ */
+function inOrder(...steps: MiddlewareHandler<AppEnv>[]): MiddlewareHandler<AppEnv> {
+  // Built once, last step first: a request makes one small closure per step, and no named function.
+  return steps.reduceRight<MiddlewareHandler<AppEnv>>(
+    (rest, step) => (c, next) => step(c, () => rest(c, next) as Promise<void>),
+    (_c, next) => next(),
+  )
 }

@@ -12,20 +12,29 @@ import { validate } from './validate.ts'
 
 const LIMIT = 1024
 
+/** Whether `@hono/node-server` made its full Request out of the light one it hands Hono. */
+const requestBuilt = (raw: Request) =>
+  Object.getOwnPropertySymbols(raw).some((key) => key.description === 'requestCache' && Reflect.get(raw, key))
+
 /** An app with the limit of `/api/*` and routes that say what they got and how. */
 function testApp() {
   const bodyRead = (c: { env: unknown }) =>
     (c.env as { incoming?: IncomingMessage & { rawBody?: Buffer } } | undefined)?.incoming?.rawBody instanceof Buffer
       ? 'node'
       : 'request'
-  return new Hono()
-    .use('/api/*', jsonBodies(LIMIT))
-    .post('/api/echo', validate('json', z.object({ content: z.string() })), (c) =>
-      c.json({ content: c.req.valid('json').content, read: bodyRead(c) }),
-    )
-    .put('/api/raw', async (c) => c.json({ raw: await c.req.raw.json(), read: bodyRead(c) }))
-    .post('/api/text', async (c) => c.json({ text: await c.req.text(), read: bodyRead(c) }))
-    .onError(errorHandler(createLogger('silent')))
+  return (
+    new Hono()
+      .use('/api/*', jsonBodies(LIMIT))
+      .post('/api/echo', validate('json', z.object({ content: z.string() })), (c) =>
+        c.json({ content: c.req.valid('json').content, read: bodyRead(c) }),
+      )
+      .put('/api/raw', async (c) => c.json({ raw: await c.req.raw.json(), read: bodyRead(c) }))
+      .post('/api/text', async (c) => c.json({ text: await c.req.text(), read: bodyRead(c) }))
+      // Whether the adapter built its WHATWG Request (it keeps it under a symbol of this name) before the route.
+      .on(['GET', 'OPTIONS', 'POST'], '/api/built', (c) => c.json({ built: requestBuilt(c.req.raw) }))
+      .get('/api/plain', (c) => c.json({ ok: true }))
+      .onError(errorHandler(createLogger('silent')))
+  )
 }
 
 interface Answer {
@@ -52,13 +61,13 @@ describe('JSON bodies (json-body.ts)', () => {
     method: string,
     path: string,
     body: Buffer | string,
-    type = 'application/json',
+    type: string | undefined = 'application/json',
     chunked = false,
   ): Promise<Answer> =>
     new Promise((resolve, reject) => {
       const bytes = Buffer.from(body)
-      const headers: Record<string, string | number> = { 'content-type': type }
-      if (!chunked) headers['content-length'] = bytes.length
+      const headers: Record<string, string | number> = type ? { 'content-type': type } : {}
+      if (!chunked && (bytes.length > 0 || method !== 'GET')) headers['content-length'] = bytes.length
       const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -147,5 +156,32 @@ describe('JSON bodies (json-body.ts)', () => {
       status: 413,
       body: { code: 'PAYLOAD_TOO_LARGE' },
     })
+  })
+
+  test('a GET, HEAD or OPTIONS passes without its body looked at, so the adapter builds no Request for it', async () => {
+    // Decision 49's second half: Hono's bodyLimit asked every GET for its body.
+    expect(await overHttp('GET', '/api/built', '', undefined)).toEqual({ status: 200, body: { built: false } })
+    expect(await overHttp('OPTIONS', '/api/built', '', undefined)).toEqual({ status: 200, body: { built: false } })
+    // Not even a JSON content type or a declared body makes it read one.
+    expect(await overHttp('GET', '/api/built', '{"a":1}')).toEqual({ status: 200, body: { built: false } })
+    // A body nobody reads is not limited either: it is dropped with the request.
+    expect(await overHttp('GET', '/api/plain', 'x'.repeat(LIMIT * 2), 'text/plain')).toEqual({
+      status: 200,
+      body: { ok: true },
+    })
+    const head = await new Promise<number>((resolve, reject) =>
+      request({ host: '127.0.0.1', port, method: 'HEAD', path: '/api/plain' }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+        .on('error', reject)
+        .end(),
+    )
+    expect(head).toBe(200)
+  })
+
+  test('a POST without a JSON body still goes through the limit, which builds the Request', async () => {
+    // The witness of the test above can say true: the other path still asks for the body.
+    expect(await overHttp('POST', '/api/built', 'plain', 'text/plain')).toEqual({ status: 200, body: { built: true } })
   })
 })

@@ -10,6 +10,8 @@
  * (`rawBody`), should anything still ask for the body. The text is decoded as `Request.text()` does
  * (UTF-8, a BOM dropped, bad bytes replaced), so the answers are the same either way.
  *
+ * A GET, HEAD or OPTIONS is passed on without a look at its body: no route reads one, and Hono's
+ * `bodyLimit` asking for it built the whole WHATWG Request for every read (decision 49's second half).
  * Any other request (another content type, no Node request as in `app.request()`) keeps Hono's
  * `bodyLimit` with the same limit and the same 413; decision 51.
  */
@@ -37,6 +39,9 @@ function readFailure(err: unknown): AppError {
 
 const decoder = new TextDecoder()
 
+/** Methods whose bodies no route reads: nothing to limit, nothing to parse. */
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /** Limits every body of `/api/*` to `maxBytes` and reads JSON bodies from Node's request. */
 export function jsonBodies(maxBytes: number): MiddlewareHandler {
   const limited = bodyLimit({
@@ -45,11 +50,10 @@ export function jsonBodies(maxBytes: number): MiddlewareHandler {
       throw tooLarge()
     },
   })
-  return async (c, next) => {
+  const read: MiddlewareHandler = async (c, next) => {
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
     const type = incoming?.headers['content-type']
-    if (!incoming || !type || !JSON_TYPE.test(type) || incoming.method === 'GET' || incoming.method === 'HEAD')
-      return limited(c, next)
+    if (!incoming || !type || !JSON_TYPE.test(type)) return limited(c, next)
     const declared = incoming.headers['content-length']
     let bytes: Buffer
     try {
@@ -62,4 +66,6 @@ export function jsonBodies(maxBytes: number): MiddlewareHandler {
     ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(decoder.decode(bytes))
     return next()
   }
+  // `c.req.method` is the adapter's light request answering from Node's: nothing is built to ask it.
+  return (c, next) => (BODILESS.has(c.req.method) ? next() : read(c, next))
 }

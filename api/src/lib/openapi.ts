@@ -2,7 +2,7 @@
 
 import { ErrorBody } from '@buble/shared/errors'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import type { Hono } from 'hono'
+import type { Hono, MiddlewareHandler } from 'hono'
 import { describeRoute, generateSpecs, resolver } from 'hono-openapi'
 import type { AppEnv } from './auth.ts'
 
@@ -19,31 +19,45 @@ export function describe(opts: {
   upload?: boolean
 }) {
   const status = opts.status ?? 200
-  return describeRoute({
-    tags: [opts.tag],
-    summary: opts.summary,
-    ...(opts.auth === false ? { security: [] } : {}),
-    ...(opts.upload
-      ? {
-          requestBody: {
-            required: true,
-            content: {
-              'multipart/form-data': {
-                schema: {
-                  type: 'object' as const,
-                  properties: { file: { type: 'string' as const, format: 'binary' } },
-                  required: ['file'],
+  return passThrough(
+    describeRoute({
+      tags: [opts.tag],
+      summary: opts.summary,
+      ...(opts.auth === false ? { security: [] } : {}),
+      ...(opts.upload
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'multipart/form-data': {
+                  schema: {
+                    type: 'object' as const,
+                    properties: { file: { type: 'string' as const, format: 'binary' } },
+                    required: ['file'],
+                  },
                 },
               },
             },
-          },
-        }
-      : {}),
-    responses: {
-      [status]: { description: opts.summary, ...(opts.response ? { content: json(opts.response) } : {}) },
-      default: { description: 'An error: `{message, code, issues?}`', content: json(ErrorBody) },
-    },
-  })
+          }
+        : {}),
+      responses: {
+        [status]: { description: opts.summary, ...(opts.response ? { content: json(opts.response) } : {}) },
+        default: { description: 'An error: `{message, code, issues?}`', content: json(ErrorBody) },
+      },
+    }),
+  )
+}
+
+/**
+ * hono-openapi's description is a middleware of every route that only awaits `next()`, an async
+ * step of every request; the document is read from what it carries (its symbol-keyed spec). This
+ * is the same description on a step that hands on `next()`'s promise as it is.
+ */
+function passThrough<M extends MiddlewareHandler>(described: M): M {
+  const step = ((_c, next) => next()) as M
+  Object.defineProperty(step, 'name', { value: described.name })
+  for (const key of Object.getOwnPropertySymbols(described)) Object.assign(step, { [key]: Reflect.get(described, key) })
+  return step
 }
 
 /** Serves the OpenAPI document of every route of `app`, generated once, on first request. */

@@ -16,8 +16,9 @@ import { conflict, forbidden } from '../../lib/errors.ts'
 import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
+import { createKeptBubleAnswers, type KeptAnswer } from './kept-answers.ts'
 import { createMemberListCache, type MemberList } from './member-list-cache.ts'
-import { bubleIdsOf, loadBuble, loadBubles, loadMembers, requireBubleFor } from './queries.ts'
+import { loadBuble, loadMembers } from './queries.ts'
 import type { MembershipWrites } from './writes.ts'
 
 const SLUG_MAX = 60
@@ -37,6 +38,7 @@ export type BublesService = ReturnType<typeof bublesService>
 export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeClock) {
   const { db, now } = deps
   const memberLists = createMemberListCache(pokes)
+  const answers = createKeptBubleAnswers(db, pokes)
 
   /** Makes a buble owned by `user` and answers it as REST does, without reading it back. */
   async function insertBuble(w: SyncWriter, user: UserRow, id: string, name: string): Promise<Buble> {
@@ -108,15 +110,11 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
     accountDeletionStep,
     profileChangeStep,
 
-    /** The caller's bubles, newest first. */
-    async list(user: UserRow): Promise<Buble[]> {
-      return loadBubles(db, await bubleIdsOf(db, user.id), user.id)
-    },
+    /** The caller's bubles, newest first, as the JSON sent: from memory while nothing in them changed. */
+    listAnswer: (user: UserRow): Promise<KeptAnswer> => answers.list(user.id),
 
-    async get(user: UserRow, idOrSlug: string): Promise<Buble> {
-      const row = await requireBubleFor(db, idOrSlug, user.id)
-      return loadBuble(db, row.id, user.id)
-    },
+    /** One of the caller's bubles by id or slug, as the JSON sent: from memory while nothing in it changed. */
+    getAnswer: (user: UserRow, idOrSlug: string): Promise<KeptAnswer> => answers.one(user.id, idOrSlug),
 
     /** Creates a buble owned by the caller; the same client id again answers the buble made with it. */
     create(user: UserRow, args: CreateBubleBody): Promise<{ buble: Buble; created: boolean }> {
@@ -156,7 +154,10 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
       return memberLists.set(bubleId, await loadMembers(db, bubleId), since)
     },
 
-    close: () => memberLists.close(),
+    close() {
+      memberLists.close()
+      answers.close()
+    },
 
     async tools(user: UserRow, bubleId: string): Promise<ToolsResponse> {
       await requireMembership(db, bubleId, user.id)
