@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bubles } from '../../db/schema.ts'
 import { backends } from '../../testing/databases.ts'
@@ -112,6 +112,19 @@ describe.each(backends())('the buble answers, kept in memory, on %s', (backend) 
     expect(await listOf(member.token)).toEqual([])
     expect((await h.call('GET', `/api/bubles/${buble.id}`, { token: member.token })).status).toBe(404)
     expect((await oneOf(owner.token, buble.id)).member_count).toBe(2)
+  })
+
+  test("a platform admin's change of the owner's address shows at once", async () => {
+    const { owner, member, buble } = await bubleWithMember()
+    const admin = await h.register({ name: 'Platform Admin' })
+    await h.database.db.execute(sql`update users set role = 'admin' where id = ${admin.id}::uuid`)
+    expect((await oneOf(member.token, buble.id)).owner.email).toBe(owner.email)
+    expect((await listOf(member.token))[0].owner.email).toBe(owner.email)
+    const email = `moved-${Date.now()}@example.com`
+    const res = await h.call('PUT', `/api/admin/users/${owner.id}`, { token: admin.token, body: { email } })
+    expect(res.status).toBe(200)
+    expect((await oneOf(member.token, buble.id)).owner.email).toBe(email)
+    expect((await listOf(member.token))[0].owner.email).toBe(email)
   })
 
   test('a new buble of the viewer, and a deleted one, show at once', async () => {

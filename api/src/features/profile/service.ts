@@ -170,7 +170,9 @@ export function usersService(deps: Deps, { deletionSteps = [], profileSteps = []
           .where(eq(users.id, userId))
           .returning()
         const after = row!
-        if (after.name !== before.name) for (const step of profileSteps) await step(w, after)
+        // Members' devices and the kept buble answers show the name, and the owner's address.
+        if (after.name !== before.name || after.email !== before.email)
+          for (const step of profileSteps) await step(w, after)
         return { before, after }
       })
     },
