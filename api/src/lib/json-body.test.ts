@@ -1,10 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import { request } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
+import { onARealSocket } from '../testing/real-socket.ts'
 import { errorHandler } from './errors.ts'
 import { jsonBodies } from './json-body.ts'
 import { createLogger } from './log.ts'
@@ -44,17 +43,7 @@ interface Answer {
 
 describe('JSON bodies (json-body.ts)', () => {
   const app = testApp()
-  let server: ReturnType<typeof serve>
-  let port = 0
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => {
-      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
-        port = info.port
-        resolve()
-      })
-    })
-  })
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const socket = onARealSocket(app.fetch)
 
   /** Over a real socket; `chunked` sends no Content-Length. */
   const overHttp = (
@@ -68,7 +57,7 @@ describe('JSON bodies (json-body.ts)', () => {
       const bytes = Buffer.from(body)
       const headers: Record<string, string | number> = type ? { 'content-type': type } : {}
       if (!chunked && (bytes.length > 0 || method !== 'GET')) headers['content-length'] = bytes.length
-      const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      const req = request({ host: '127.0.0.1', port: socket.port(), method, path, headers }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('end', () =>
@@ -170,7 +159,7 @@ describe('JSON bodies (json-body.ts)', () => {
       body: { ok: true },
     })
     const head = await new Promise<number>((resolve, reject) =>
-      request({ host: '127.0.0.1', port, method: 'HEAD', path: '/api/plain' }, (res) => {
+      request({ host: '127.0.0.1', port: socket.port(), method: 'HEAD', path: '/api/plain' }, (res) => {
         res.resume()
         resolve(res.statusCode ?? 0)
       })

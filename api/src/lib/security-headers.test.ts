@@ -1,9 +1,8 @@
 import { request } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { secureHeaders } from 'hono/secure-headers'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
+import { onARealSocket } from '../testing/real-socket.ts'
 import { CONTENT_SECURITY_POLICY } from './api-middleware.ts'
 import { AppError, errorHandler } from './errors.ts'
 import { createLogger } from './log.ts'
@@ -41,21 +40,11 @@ async function expected(): Promise<Record<string, string>> {
 
 describe('security headers (security-headers.ts)', () => {
   const app = testApp()
-  let server: ReturnType<typeof serve>
-  let port = 0
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => {
-      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
-        port = info.port
-        resolve()
-      })
-    })
-  })
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const socket = onARealSocket(app.fetch)
 
   const overHttp = (path: string): Promise<{ status: number; headers: Record<string, unknown> }> =>
     new Promise((resolve, reject) => {
-      request({ host: '127.0.0.1', port, path }, (res) => {
+      request({ host: '127.0.0.1', port: socket.port(), path }, (res) => {
         res.resume()
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }))
       })
