@@ -106,3 +106,19 @@ export async function countOnServer(page: Page, bubleId: string, text: string): 
   const { posts } = (await res.json()) as { posts: { content: string }[] }
   return posts.filter((post) => post.content === text).length
 }
+
+/**
+ * Runs axe on the page as it is now and fails on any serious or critical violation, naming each with the
+ * elements it found (WCAG 2.x A and AA rules, the ones the issue's "no serious violations" is about).
+ */
+export async function expectAccessible(page: Page, label = page.url()) {
+  const { default: AxeBuilder } = await import('@axe-core/playwright')
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    )
+  expect(serious, `axe on ${label}`).toEqual([])
+}
