@@ -65,9 +65,14 @@ export async function person(browser: Browser, name: string): Promise<Person & {
   return { page, context, problems, email, close: () => context.close() }
 }
 
+/** Opens the invite dialog from the buble page (where the page puts its Invite action). */
+export async function openInviteDialog(owner: Page) {
+  await owner.getByRole('button', { name: 'Generate Invite' }).click()
+}
+
 /** Generates an invite code on the buble page and closes the dialog. */
 export async function inviteCode(owner: Page): Promise<string> {
-  await owner.getByRole('button', { name: 'Generate Invite' }).click()
+  await openInviteDialog(owner)
   const dialog = owner.getByRole('dialog', { name: 'Invite code generated' })
   const code = (await dialog.locator('.invite-code').textContent())?.trim() ?? ''
   await dialog.getByRole('button', { name: 'Done' }).click()
