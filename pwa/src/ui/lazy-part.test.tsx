@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { expect, test, vi } from 'vitest'
 import { deferred } from '../test/deferred.ts'
 import { lazyPart } from './lazy-part.ts'
+import { PART_TEXTS } from './part-boundary.tsx'
 
 function Counter({ label }: { label: string }) {
   const [count, setCount] = useState(0)
@@ -63,4 +64,61 @@ test('a load that failed (offline, not cached yet) is tried again on the next pr
   await expect(Part.preload()).rejects.toThrow('Failed to fetch')
   await Part.preload()
   expect(load).toHaveBeenCalledTimes(2)
+})
+
+test('a part whose code fails to load says so in its place, and "Try again" loads it', async () => {
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+  const load = vi
+    .fn<() => Promise<{ Counter: typeof Counter }>>()
+    .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
+    .mockResolvedValueOnce({ Counter })
+  const Part = lazyPart(load, 'Counter', { fallback: <p>Loading the counter</p> })
+  render(
+    <>
+      <h1>The page around it</h1>
+      <Part label="Back" />
+    </>,
+  )
+  expect(await screen.findByRole('alert')).toHaveTextContent(PART_TEXTS.failed)
+  expect(screen.getByRole('heading', { name: 'The page around it' })).toBeInTheDocument()
+  act(() => screen.getByRole('button', { name: PART_TEXTS.retry }).click())
+  expect(await screen.findByRole('button', { name: 'Back 0' })).toBeInTheDocument()
+  expect(screen.queryByRole('alert')).toBeNull()
+  expect(load).toHaveBeenCalledTimes(2)
+  warn.mockRestore()
+  error.mockRestore()
+})
+
+test('offline, a part that fails says it will load once online', async () => {
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+  const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
+  const Part = lazyPart(() => Promise.reject(new TypeError('Failed to fetch')), 'Counter', { fallback: null })
+  render(<Part label="Never" />)
+  expect(await screen.findByRole('alert')).toHaveTextContent(PART_TEXTS.offline)
+  onLine.mockRestore()
+  warn.mockRestore()
+  error.mockRestore()
+})
+
+test('a part that throws while rendering is contained, the rest of the page stays', async () => {
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+  function Broken(): never {
+    throw new Error('bad row')
+  }
+  const Part = lazyPart(async () => ({ Broken }), 'Broken')
+  await Part.preload()
+  render(
+    <>
+      <p>Still here</p>
+      <Part />
+    </>,
+  )
+  expect(screen.getByRole('alert')).toHaveTextContent(PART_TEXTS.failed)
+  expect(screen.getByText('Still here')).toBeInTheDocument()
+  expect(warn).toHaveBeenCalledWith('A part of the screen failed', expect.any(Error))
+  warn.mockRestore()
+  error.mockRestore()
 })

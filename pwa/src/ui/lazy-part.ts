@@ -6,6 +6,7 @@
  */
 
 import { type ComponentType, createElement, lazy, type ReactNode, Suspense, useState } from 'react'
+import { PartBoundary } from './part-boundary.tsx'
 
 export interface LazyPart<P> {
   (props: P): ReturnType<typeof createElement>
@@ -37,21 +38,27 @@ export function lazyPart<K extends string, M extends { [key in K]: (props: never
         return loaded
       },
       (err: unknown) => {
-        // A chunk that failed (offline before it was cached) is asked for again next time.
+        // A chunk that failed (offline before it was cached) is asked for again next time: React.lazy keeps
+        // a rejection for good, so the next mount gets a loader of its own.
         loading = undefined
+        Suspending = suspending()
         throw err
       },
     )
     return loading
   }
-  const Suspending = lazy(async () => ({ default: await preload() }))
+  const suspending = () => lazy(async () => ({ default: await preload() }))
+  let Suspending = suspending()
   everyPart.add(preload)
-  const Part = (props: PropsOf<M[K]>) => {
+  const Chosen = (props: PropsOf<M[K]>) => {
     // Chosen once per mount: switching from the suspending wrapper to the loaded component would remount it.
     const [type] = useState<ComponentType<object>>(() => loaded ?? Suspending)
     const part = createElement(type, props as object)
-    return options && type === Suspending ? createElement(Suspense, { fallback: options.fallback }, part) : part
+    return options && type !== loaded ? createElement(Suspense, { fallback: options.fallback }, part) : part
   }
+  // A part that fails (its code, or its render) says so in its place and the page around it stays; its
+  // "Try again" mounts the part anew, with a fresh loader if the code had failed.
+  const Part = (props: PropsOf<M[K]>) => createElement(PartBoundary, null, createElement(Chosen, props))
   return Object.assign(Part, { preload })
 }
 
