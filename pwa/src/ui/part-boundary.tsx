@@ -18,20 +18,20 @@ interface State {
 }
 
 export class PartBoundary extends Component<{ children: ReactNode }, State> {
-  state: State = { error: null, attempt: 0 }
+  override state: State = { error: null, attempt: 0 }
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
     return { error: error ?? new Error('unknown') }
   }
 
-  componentDidCatch(error: unknown) {
+  override componentDidCatch(error: unknown) {
     // Kept in the console for whoever looks, as a warning: the user already sees what happened.
     console.warn('A part of the screen failed', error)
   }
 
   retry = () => this.setState(({ attempt }) => ({ error: null, attempt: attempt + 1 }))
 
-  render() {
+  override render() {
     const { error, attempt } = this.state
     if (error === null) return <PartKey key={attempt}>{this.props.children}</PartKey>
     return (
