@@ -30,3 +30,20 @@ export function takeReturn(now: number = Date.now()): string | null {
     return null
   }
 }
+
+let landing: { path: string; at: number } | null = null
+
+/**
+ * Where the sign-in about to happen lands. The signed-out-only pages' guard sends a visitor who has
+ * just signed in to the dashboard, and a store change renders before a navigation does: the guard
+ * follows this instead, for a few seconds after it is set.
+ */
+export function landAfterSignIn(path: string, now: number = Date.now()): string {
+  landing = { path, at: now }
+  return path
+}
+
+/** The landing just chosen, else the dashboard. */
+export function signedInLanding(now: number = Date.now()): string {
+  return landing && now - landing.at < 5000 ? landing.path : '/dashboard'
+}

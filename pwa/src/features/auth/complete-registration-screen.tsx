@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { useOnlineQuery } from '../../data/online.ts'
 import { ApiError, messageOf } from '../../session/api-client.ts'
+import { landAfterSignIn } from '../../session/return-to.ts'
 import { useServices } from '../../session/session-context.tsx'
 import { InvitePreviewCard } from '../../ui/invite-preview-card.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
@@ -55,9 +56,11 @@ export function CompleteRegistrationScreen() {
   async function complete(password: string) {
     setError(null)
     try {
-      session.signIn(await api.post('/bubles/complete-registration', { token, password }))
+      const answer = await api.post('/bubles/complete-registration', { token, password })
       // The new member is in the buble that invited them: straight into it.
-      navigate(about?.buble ? `/bubles/${encodeURIComponent(about.buble.slug)}` : '/dashboard', { replace: true })
+      const landing = landAfterSignIn(about?.buble ? `/bubles/${encodeURIComponent(about.buble.slug)}` : '/dashboard')
+      session.signIn(answer)
+      navigate(landing, { replace: true })
     } catch (err) {
       if (err instanceof ApiError && err.code === 'TOKEN_INVALID') {
         setInvalid(err.message || DEAD_LINK)
