@@ -43,6 +43,7 @@ const SIGNED_OUT: Array<[RegExp, { preload: () => Promise<unknown> }]> = [
   [/^\/verify-email\/?$/, VerifyEmailScreen],
   [/^\/privacy\/?$/, PrivacyScreen],
   [/^\/donate\/?$/, DonateScreen],
+  [/^\/join\/[^/]+\/?$/, JoinScreen],
 ]
 
 /**
