@@ -114,6 +114,9 @@ test('roles: promote to moderator, what a moderator may do, transfer ownership, 
     await page.getByLabel('New password', { exact: true }).fill(PASSWORD)
     await page.getByLabel('Confirm new password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Complete registration' }).click()
+    // Straight into the buble that invited them (issue 21 §4), and it is on their dashboard.
+    await expect(page.getByRole('heading', { level: 1, name: team })).toBeVisible()
+    await page.goto('/dashboard')
     await expect(page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
     await expect(page.getByRole('article').filter({ hasText: team })).toBeVisible()
     // Verified by the link itself: no banner asking to verify.

@@ -128,6 +128,33 @@ export type CreateInviteBody = z.infer<typeof CreateInviteBody>
 export const Invite = z.object({ code: z.string(), expires_at: z.string() })
 export type Invite = z.infer<typeof Invite>
 
+/**
+ * `GET /api/bubles/invites/:code` (public): what a live code lets its holder see before joining. Only
+ * the buble's name (its avatar is drawn from the name) and the inviter's name: nothing a stranger
+ * holding no code could not be told by the person who gave it. `invited_by` is null when that account is gone.
+ */
+export const InvitePreview = z.object({
+  buble: z.object({ name: z.string() }),
+  invited_by: z.object({ name: z.string() }).nullable(),
+  expires_at: z.string(),
+})
+export type InvitePreview = z.infer<typeof InvitePreview>
+
+/** Whether a typed or linked code can be a code at all (the alphabet and length): anything else is simply unknown. */
+export const isInviteCodeShape = (code: string): boolean =>
+  code.length === INVITE_CODE_LENGTH && [...code].every((char) => INVITE_ALPHABET.includes(char))
+
+/**
+ * `GET /api/bubles/complete-registration?token=…` (public): the buble and inviter an e-mail invite's
+ * registration link is for, and the account's address. The slug is where the new member lands.
+ */
+export const RegistrationPreview = z.object({
+  email: z.string(),
+  buble: z.object({ name: z.string(), slug: z.string() }).nullable(),
+  invited_by: z.object({ name: z.string() }).nullable(),
+})
+export type RegistrationPreview = z.infer<typeof RegistrationPreview>
+
 /** The most active codes `GET /api/bubles/:id/invites` answers (the newest): codes without e-mail are not rate limited. */
 export const ACTIVE_INVITES_LIMIT = 100
 

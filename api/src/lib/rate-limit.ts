@@ -20,6 +20,8 @@ const RULES = {
   emailActionPerEmail: { points: 5, duration: HOUR },
   emailActionPerIp: { points: 20, duration: HOUR },
   pledgePerIp: { points: 10, duration: HOUR },
+  // The public invite previews (a code, a registration link): a person opens a few; a guesser is stopped.
+  invitePreviewPerIp: { points: 60, duration: 15 * MINUTE },
   // E-mail invites: no member can make Buble mail strangers by the hundred.
   inviteMailsPerUser: { points: 30, duration: HOUR },
   // A data export reads everything a member ever wrote: a few per hour is plenty for one person.

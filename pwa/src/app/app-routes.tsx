@@ -11,6 +11,7 @@ import {
   DashboardScreen,
   DonateScreen,
   ForgotPasswordScreen,
+  JoinScreen,
   NotFound,
   PrivacyScreen,
   ProfileScreen,
@@ -41,6 +42,7 @@ export function AppRoutes() {
           <Route path="/verify-email" element={<VerifyEmailScreen />} />
           <Route path="/privacy" element={<PrivacyScreen />} />
           <Route path="/donate" element={<DonateScreen />} />
+          <Route path="/join/:code" element={<JoinScreen />} />
           <Route element={<RequireAuth />}>
             <Route element={<SignedInLayout />}>
               <Route path="/dashboard" element={<DashboardScreen />} />

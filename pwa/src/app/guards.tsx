@@ -1,6 +1,7 @@
 /** Route guards of spec part 1 §2: signed-in only, signed-out only, and the / redirect. */
 
 import { Navigate, Outlet } from 'react-router-dom'
+import { signedInLanding } from '../session/return-to.ts'
 import { useSession } from '../session/session-context.tsx'
 import { FullPageSpinner } from '../ui/spinner.tsx'
 
@@ -19,7 +20,8 @@ export function RequireAuth() {
 export function SignedOutOnly() {
   const { initialized, signedIn } = useAuthStatus()
   if (!initialized) return <FullPageSpinner />
-  return signedIn ? <Navigate to="/dashboard" replace /> : <Outlet />
+  // Where the sign-in just made chose to land (a join link, an invite's buble), else the dashboard.
+  return signedIn ? <Navigate to={signedInLanding()} replace /> : <Outlet />
 }
 
 export function HomeRedirect() {

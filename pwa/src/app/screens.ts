@@ -21,6 +21,7 @@ export const CompleteRegistrationScreen = lazyPart(
 export const VerifyEmailScreen = lazyPart(() => import('../features/auth/verify-email-screen.tsx'), 'VerifyEmailScreen')
 export const PrivacyScreen = lazyPart(() => import('../features/privacy/privacy-screen.tsx'), 'PrivacyScreen')
 export const DonateScreen = lazyPart(() => import('../features/donations/donate-screen.tsx'), 'DonateScreen')
+export const JoinScreen = lazyPart(() => import('../features/bubles/join-screen.tsx'), 'JoinScreen')
 export const SignedInLayout = lazyPart(() => import('./signed-in-layout.tsx'), 'SignedInLayout')
 export const DashboardScreen = lazyPart(() => import('../features/bubles/dashboard-screen.tsx'), 'DashboardScreen')
 export const BubleScreen = lazyPart(() => import('./buble/buble-screen.tsx'), 'BubleScreen')
@@ -42,6 +43,7 @@ const SIGNED_OUT: Array<[RegExp, { preload: () => Promise<unknown> }]> = [
   [/^\/verify-email\/?$/, VerifyEmailScreen],
   [/^\/privacy\/?$/, PrivacyScreen],
   [/^\/donate\/?$/, DonateScreen],
+  [/^\/join\/[^/]+\/?$/, JoinScreen],
 ]
 
 /**

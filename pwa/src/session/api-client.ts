@@ -53,8 +53,12 @@ export type ApiClient = ReturnType<typeof createApiClient>
 
 // The auth calls and complete-registration work without a session (spec part 1 §6).
 // Calls anyone may make: no token is sent, so an expired session does not end on the way (the public /donate page).
+// An invite code's preview too (not its /accept).
 const isOpenPath = (path: string) =>
-  path.includes('/auth/') || path.includes('/bubles/complete-registration') || path.includes('/donations/')
+  path.includes('/auth/') ||
+  path.includes('/bubles/complete-registration') ||
+  path.includes('/donations/') ||
+  /\/bubles\/invites\/[^/]+$/.test(path)
 
 // Accepts '/users/profile' as well as '/api/uploads/secure/…' (how the server writes avatar URLs).
 const urlOf = (path: string) => (path.startsWith(`${API_BASE}/`) ? path : `${API_BASE}${path}`)

@@ -22,7 +22,10 @@ export function bublesFeature(deps: Deps, contentAdded: ContentAddedBus, pokes: 
     invites,
     /** What an account's deletion and a profile change do to its memberships. */
     accountSteps: { deletionSteps: [bubles.accountDeletionStep], profileSteps: [bubles.profileChangeStep] },
-    routes: new Hono<AppEnv>().route('/bubles', bublesRoutes({ bubles, members, invites })),
+    routes: new Hono<AppEnv>().route(
+      '/bubles',
+      bublesRoutes({ bubles, members, invites, trustProxy: deps.config.trustProxy }),
+    ),
     mutations: bubleMutations({ bubles, invites }),
     syncSources: bubleSyncSources,
     unreadSources: bubleUnreadSources,

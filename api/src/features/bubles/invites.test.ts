@@ -114,7 +114,7 @@ describe.each(backends())('e-mail invites on %s', (backend) => {
   }
 
   describe('to an address with an account', () => {
-    test('mails the code with a link to the dashboard; the account is not a member until it accepts the code', async () => {
+    test('mails the code with its join link; the account is not a member until it accepts the code', async () => {
       const owner = await quickUser('Iris Inviter')
       const buble = await create(owner.token, 'Garden Club')
       const invitee = await registered()
@@ -128,7 +128,7 @@ describe.each(backends())('e-mail invites on %s', (backend) => {
       expect(mail.subject).toContain('Iris Inviter')
       expect(mail.subject).toContain('Garden Club')
       expect(mail.text).toContain(invite.code)
-      expect(h.smtp.linkIn(mail, PUBLIC_URL)).toBe(`${PUBLIC_URL}/dashboard`)
+      expect(h.smtp.linkIn(mail, PUBLIC_URL)).toBe(`${PUBLIC_URL}/join/${invite.code}`)
       expect(mail.text).not.toContain('complete-registration')
 
       expect(await bubleIds(invitee.token)).toEqual([])

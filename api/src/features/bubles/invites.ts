@@ -18,10 +18,14 @@ import {
   INVITE_CODE_LENGTH,
   INVITE_TTL_MS,
   type Invite,
+  type InvitePreview,
+  isInviteCodeShape,
+  type RegistrationPreview,
 } from '@buble/shared/bubles'
 import { REGISTRATION_TOKEN_TTL_MS } from '@buble/shared/constants'
 import { can } from '@buble/shared/permissions'
 import { and, desc, eq, gt, isNull, lte } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { customAlphabet } from 'nanoid'
 import { v7 as uuidv7 } from 'uuid'
 import type { Executor } from '../../db/client.ts'
@@ -203,10 +207,10 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
       lines: [
         `${inviter.name} invited you to join ${bubleName} on Buble.`,
         `Your invite code: ${invite.code}`,
-        'Open Buble, choose Join Buble and enter the code.',
+        'Open the link to see the invite and join, or choose Join Buble in Buble and enter the code.',
       ],
-      action: 'Open Buble',
-      link: `${config.publicUrl}/dashboard`,
+      action: `Join ${bubleName}`,
+      link: `${config.publicUrl}/join/${invite.code}`,
       footer: `The code works once and expires in 7 days. If you do not know ${inviter.name}, ignore this email.`,
     })
   }
@@ -290,6 +294,72 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
         const [row] = await w.tx.delete(invites).where(eq(invites.id, inviteId)).returning()
         return row
       })
+    },
+
+    /**
+     * What a live code shows before joining (public, counted per address): the buble's name and who
+     * made the code. Unknown, malformed, used and expired codes get one and the same 410, so a
+     * guess learns nothing but "no".
+     */
+    async previewInvite(code: string, ip: string): Promise<InvitePreview> {
+      await rateLimits.consume(['invitePreviewPerIp', ip])
+      if (!isInviteCodeShape(code)) throw tokenInvalid(BUBLE_MESSAGES.inviteInvalid)
+      const [row] = await db
+        .select({ bubleName: bubles.name, inviterName: users.name, expiresAt: invites.expiresAt })
+        .from(invites)
+        .innerJoin(bubles, eq(bubles.id, invites.bubleId))
+        .leftJoin(users, eq(users.id, invites.createdById))
+        .where(and(eq(invites.code, code), activeInviteAt(now())))
+        .limit(1)
+      if (!row) throw tokenInvalid(BUBLE_MESSAGES.inviteInvalid)
+      return {
+        buble: { name: row.bubleName },
+        invited_by: row.inviterName === null ? null : { name: row.inviterName },
+        expires_at: row.expiresAt.toISOString(),
+      }
+    },
+
+    /**
+     * What a live registration link is for (public, counted per address): the account's address, and
+     * the buble and inviter of the newest open invite mailed to it up to the link (the one whose mail
+     * carried it). A dead link answers as complete-registration does.
+     */
+    async previewRegistration(token: string, ip: string): Promise<RegistrationPreview> {
+      await rateLimits.consume(['invitePreviewPerIp', ip])
+      const [link] = await db
+        .select({
+          createdAt: emailTokens.createdAt,
+          email: users.email,
+          status: users.status,
+          verified: users.emailVerified,
+        })
+        .from(emailTokens)
+        .innerJoin(users, eq(users.id, emailTokens.userId))
+        .where(
+          and(
+            eq(emailTokens.tokenHash, hashOneTimeToken(token)),
+            eq(emailTokens.kind, 'registration'),
+            isNull(emailTokens.usedAt),
+            gt(emailTokens.expiresAt, now()),
+          ),
+        )
+        .limit(1)
+      const claimable = link?.status === 'pending' || (link?.status === 'active' && !link.verified)
+      if (!link || !claimable) throw tokenInvalid(INVITE_MESSAGES.registrationInvalid)
+      const inviter = alias(users, 'inviter')
+      const [invite] = await db
+        .select({ name: bubles.name, slug: bubles.slug, inviterName: inviter.name })
+        .from(invites)
+        .innerJoin(bubles, eq(bubles.id, invites.bubleId))
+        .leftJoin(inviter, eq(inviter.id, invites.createdById))
+        .where(and(eq(invites.email, link.email), activeInviteAt(now()), lte(invites.createdAt, link.createdAt)))
+        .orderBy(desc(invites.createdAt), desc(invites.id))
+        .limit(1)
+      return {
+        email: link.email,
+        buble: invite ? { name: invite.name, slug: invite.slug } : null,
+        invited_by: invite?.inviterName ? { name: invite.inviterName } : null,
+      }
     },
 
     /** Joins the buble of an unused, unexpired code; the code is spent only by a successful join. */

@@ -6,8 +6,11 @@ import {
   CreateInviteBody,
   Invite,
   InviteCode,
+  InvitePreview,
+  isInviteCodeShape,
   isUuid,
   Member,
+  RegistrationPreview,
   RenameBubleBody,
 } from '@buble/shared/bubles'
 import { RemoveMemberBody, TransferOwnershipBody, UpdateRoleBody, UpdateRoleResponse } from '@buble/shared/members'
@@ -15,6 +18,7 @@ import { ToolsBody, ToolsResponse } from '@buble/shared/tools'
 import { type Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../lib/auth.ts'
+import { clientIp } from '../../lib/client-ip.ts'
 import { bubleNotFound } from '../../lib/memberships.ts'
 import { describe } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
@@ -34,14 +38,24 @@ function bubleId(raw: string): string {
   return raw.toLowerCase()
 }
 
+/**
+ * A previewed code, normalised; any text that cannot be a code becomes '', which the service answers
+ * as it answers an unknown code (one 410 for every dead code, nothing revealed, no 400 either).
+ */
+const PreviewCode = z.object({
+  code: InviteCode.transform((code) => (isInviteCodeShape(code) ? code : '')).catch(''),
+})
+
 export function bublesRoutes({
   bubles,
   members,
   invites,
+  trustProxy,
 }: {
   bubles: BublesService
   members: MembersService
   invites: InvitesService
+  trustProxy: boolean
 }) {
   return (
     new Hono<AppEnv>()
@@ -73,6 +87,28 @@ export function bublesRoutes({
         }),
         validate('json', CompleteRegistrationBody),
         async (c) => c.json(await invites.completeRegistration(c.req.valid('json'))),
+      )
+      .get(
+        '/complete-registration',
+        describe({
+          tag,
+          summary: 'What an e-mail invite registration link is for: the address, the buble and the inviter',
+          response: RegistrationPreview,
+          auth: false,
+        }),
+        validate('query', z.object({ token: z.string().min(1).max(200) })),
+        async (c) => c.json(await invites.previewRegistration(c.req.valid('query').token, clientIp(c, trustProxy))),
+      )
+      .get(
+        '/invites/:code',
+        describe({
+          tag,
+          summary: "A live invite code's buble name and inviter (public); any dead code: the same 410",
+          response: InvitePreview,
+          auth: false,
+        }),
+        validate('param', PreviewCode),
+        async (c) => c.json(await invites.previewInvite(c.req.valid('param').code, clientIp(c, trustProxy))),
       )
       .post(
         '/invites/:code/accept',

@@ -2,6 +2,7 @@ import { RegisterBody } from '@buble/shared/auth'
 import { type FormEvent, useState } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import { messageOf } from '../../session/api-client.ts'
+import { landAfterSignIn, takeReturn } from '../../session/return-to.ts'
 import { useServices } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { Field } from '../../ui/field.tsx'
@@ -36,8 +37,11 @@ export function RegisterScreen() {
     setProblems({})
     setBusy(true)
     try {
-      session.signIn(await api.post('/auth/register', body.data))
-      navigate('/dashboard', { replace: true })
+      const answer = await api.post('/auth/register', body.data)
+      // A join link opened signed out brings the visitor back to it.
+      const landing = landAfterSignIn(takeReturn() ?? '/dashboard')
+      session.signIn(answer)
+      navigate(landing, { replace: true })
     } catch (err) {
       setError(messageOf(err, 'Registration failed'))
       setBusy(false)

@@ -4,7 +4,7 @@ import { expect, test, vi } from 'vitest'
 import { bubleServer } from '../../test/buble-server.ts'
 import { deferred } from '../../test/deferred.ts'
 import { json } from '../../test/fake-fetch.ts'
-import { alice, bob, bubleChange, makeBuble, ownedBy, person } from '../../test/fixtures.ts'
+import { alice, bubleChange, makeBuble, person } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
 const PROFILE = 'GET /api/users/profile'
@@ -117,87 +117,6 @@ test('Create: when the device cannot store the buble, the alert asks to try agai
   await app.user.click(within(dialog).getByRole('button', { name: 'Create Buble' }))
   expect(await within(dialog).findByRole('alert')).toHaveTextContent(/^Failed to create Buble\. Please try again\.$/)
   expect(error).toHaveBeenCalled()
-})
-
-const ACCEPT = 'POST /api/bubles/invites/K7M2PQ9XRT/accept'
-
-async function enterCode(app: ReturnType<typeof renderApp>, code: string) {
-  await app.user.click(await screen.findByRole('button', { name: 'Join Buble' }))
-  const dialog = screen.getByRole('dialog', { name: 'Join Buble' })
-  await app.user.type(within(dialog).getByLabelText('Invite code'), code)
-  await app.user.click(within(dialog).getByRole('button', { name: 'Join' }))
-}
-
-async function confirmJoin(app: ReturnType<typeof renderApp>) {
-  const confirm = screen.getByRole('dialog', { name: 'Join this Buble?' })
-  await app.user.click(within(confirm).getByRole('button', { name: 'Join Buble' }))
-}
-
-test('Join: a code is required, then confirmed, then accepted; the buble opens', async () => {
-  const crew = makeBuble({ name: 'Climbing Crew', ...ownedBy(bob), members: [person(bob.name), person(alice.name)] })
-  const app = renderApp({ ...signedIn, api: { [PROFILE]: json(200, alice), [ACCEPT]: json(200, crew) } })
-  await app.user.click(await screen.findByRole('button', { name: 'Join Buble' }))
-  await app.user.click(within(screen.getByRole('dialog', { name: 'Join Buble' })).getByRole('button', { name: 'Join' }))
-  expect(screen.getByText('Invite code is required')).toBeInTheDocument()
-  expect(app.callsTo(ACCEPT)).toHaveLength(0)
-
-  await app.user.type(screen.getByLabelText('Invite code'), ' k7m2-pq9xrt ')
-  await app.user.click(within(screen.getByRole('dialog', { name: 'Join Buble' })).getByRole('button', { name: 'Join' }))
-  const confirm = screen.getByRole('dialog', { name: 'Join this Buble?' })
-  expect(within(confirm).getByText('K7M2PQ9XRT')).toBeInTheDocument()
-  expect(app.callsTo(ACCEPT)).toHaveLength(0)
-
-  // Cancel goes back to the code, still typed.
-  await app.user.click(within(confirm).getByRole('button', { name: 'Cancel' }))
-  expect(screen.getByLabelText('Invite code')).toHaveValue(' k7m2-pq9xrt ')
-  await app.user.click(within(screen.getByRole('dialog', { name: 'Join Buble' })).getByRole('button', { name: 'Join' }))
-  await app.user.click(
-    within(screen.getByRole('dialog', { name: 'Join this Buble?' })).getByRole('button', { name: 'Join Buble' }),
-  )
-
-  expect(await screen.findByRole('heading', { level: 1, name: 'Climbing Crew' })).toBeInTheDocument()
-  expect(app.callsTo(ACCEPT)).toHaveLength(1)
-  expect(screen.getByRole('button', { name: 'Leave Buble' })).toBeInTheDocument()
-  expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('href', '/bubles/climbing-crew')
-})
-
-test.each([
-  ['with the server text', json(410, { message: 'Invalid invite code or code has expired', code: 'TOKEN_INVALID' })],
-  ['without a body', json(410, undefined)],
-])('Join: a 410 (%s) says "Invalid invite code or code has expired"', async (_how, answer) => {
-  const app = renderApp({ ...signedIn, api: { [PROFILE]: json(200, alice), [ACCEPT]: answer } })
-  await enterCode(app, 'K7M2PQ9XRT')
-  await confirmJoin(app)
-  const dialog = await screen.findByRole('dialog', { name: 'Join Buble' })
-  expect(await within(dialog).findByRole('alert')).toHaveTextContent(/^Invalid invite code or code has expired$/)
-  expect(screen.getByRole('heading', { level: 1, name: 'Your Bubles' })).toBeInTheDocument()
-})
-
-test('Join: another refusal shows the server message', async () => {
-  const conflict = json(409, { message: 'You are already a member of this Buble', code: 'CONFLICT' })
-  const app = renderApp({ ...signedIn, api: { [PROFILE]: json(200, alice), [ACCEPT]: conflict } })
-  await enterCode(app, 'K7M2PQ9XRT')
-  await confirmJoin(app)
-  expect(await screen.findByRole('alert')).toHaveTextContent(/^You are already a member of this Buble$/)
-})
-
-test('Join: offline, it says joining needs a connection, without calling the server', async () => {
-  goOffline()
-  const app = renderApp({ ...signedIn, api: { [ACCEPT]: json(200, makeBuble()) } })
-  await enterCode(app, 'K7M2PQ9XRT')
-  await confirmJoin(app)
-  expect(await screen.findByRole('alert')).toHaveTextContent(/^You are offline\. Joining a Buble needs a connection\.$/)
-  expect(app.callsTo(ACCEPT)).toHaveLength(0)
-})
-
-test('Join: a network failure says the same as offline', async () => {
-  const app = renderApp({
-    ...signedIn,
-    api: { [PROFILE]: json(200, alice), [ACCEPT]: new TypeError('Failed to fetch') },
-  })
-  await enterCode(app, 'K7M2PQ9XRT')
-  await confirmJoin(app)
-  expect(await screen.findByRole('alert')).toHaveTextContent('You are offline. Joining a Buble needs a connection.')
 })
 
 test('Escape closes the create dialog and gives the focus back to its button', async () => {

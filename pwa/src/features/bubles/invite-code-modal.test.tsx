@@ -1,10 +1,11 @@
 import type { ActiveInvite } from '@buble/shared/bubles'
 import { screen, waitFor, within } from '@testing-library/react'
-import { expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { bubleServer } from '../../test/buble-server.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bubleChange, makeBuble, makeMember, memberChange, person } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
+import { COPY_FAILED } from '../../ui/use-copy.ts'
 
 const PROFILE = 'GET /api/users/profile'
 const buble = makeBuble({ name: 'Garden Club' })
@@ -57,7 +58,7 @@ const rowsOf = async (dialog: HTMLElement) => {
   return (await within(section).findAllByRole('listitem')).map((row) => row.textContent)
 }
 
-test('an invite sent by e-mail says to whom and shows the code that went out', async () => {
+test('an invite sent by e-mail is confirmed beside its form, and the code on screen stays the one it was', async () => {
   const { app, dialog } = await openInvite({
     emailed: json(201, { code: 'ZX8RT4WQ2M', expires_at: '2026-12-01T09:00:00.000Z' }),
     list: [listed(justMade), listed(mailed, justMade)],
@@ -67,15 +68,90 @@ test('an invite sent by e-mail says to whom and shows the code that went out', a
   await app.user.type(within(dialog).getByLabelText('E-mail address'), '  Dan@Example.com ')
   await app.user.click(within(dialog).getByRole('button', { name: 'Send invite' }))
 
-  expect(await within(dialog).findByRole('status')).toHaveTextContent(/^Invite sent to dan@example\.com$/)
-  expect(within(dialog).getByText('ZX8RT4WQ2M', { selector: '.invite-code' })).toBeInTheDocument()
-  expect(within(dialog).queryByText('K7M2PQ9XRT', { selector: '.invite-code' })).toBeNull()
-  expect(within(dialog).getByText(/^Expires 1 Dec 2026, \d\d:\d\d$/)).toBeInTheDocument()
+  const form = within(dialog).getByRole('heading', { name: 'Or send an invite by e-mail' }).closest('form')!
+  expect(await within(form).findByRole('status')).toHaveTextContent(/^Invite sent to dan@example\.com$/)
+  // The code and link shown are still the first code's: the mailed one is the addressee's own.
+  expect(within(dialog).getByText('K7M2PQ9XRT', { selector: '.invite-code' })).toBeInTheDocument()
+  expect(within(dialog).queryByText('ZX8RT4WQ2M', { selector: '.invite-code' })).toBeNull()
+  expect(within(dialog).getByLabelText('Invite link')).toHaveValue(`${window.location.origin}/join/K7M2PQ9XRT`)
+  expect(within(dialog).getByText(/^Expires 30 Nov 2026, \d\d:\d\d$/)).toBeInTheDocument()
   expect(app.callsTo(INVITES).map((call) => call.body)).toEqual([{}, { email: 'dan@example.com' }])
   expect(within(dialog).getByLabelText('E-mail address')).toHaveValue('')
-  // The list is read again: the mailed code is in it.
+  // The list is read again: the mailed code is in it, for whom.
   await waitFor(() => expect(app.callsTo(LIST)).toHaveLength(2))
   await waitFor(async () => expect(await rowsOf(dialog)).toHaveLength(2))
+  expect(within(codesSection(dialog)).getByText('For dan@example.com')).toBeInTheDocument()
+})
+
+test('the invite link sits beside the code; Copy link says Copied! only once copied, then Copy link again', async () => {
+  const { app, dialog } = await openInvite()
+  const link = within(dialog).getByLabelText('Invite link')
+  expect(link).toHaveValue(`${window.location.origin}/join/K7M2PQ9XRT`)
+  expect(link).toHaveAttribute('readonly')
+  const writeText = vi.spyOn(navigator.clipboard, 'writeText')
+  await app.user.click(within(dialog).getByRole('button', { name: 'Copy link' }))
+  expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/join/K7M2PQ9XRT`)
+  await expect(navigator.clipboard.readText()).resolves.toBe(`${window.location.origin}/join/K7M2PQ9XRT`)
+  const copied = await within(dialog).findByRole('button', { name: 'Copied!' })
+  // Each has its own state: the code's button still offers to copy the code.
+  expect(within(dialog).getByRole('button', { name: 'Copy code' })).toBeInTheDocument()
+  await waitFor(() => expect(copied).toHaveTextContent('Copy link'), { timeout: 4500 })
+  expect(within(dialog).queryByRole('alert')).toBeNull()
+})
+
+test('a copy the clipboard refused never says Copied!: it says how to copy by hand', async () => {
+  const { app, dialog } = await openInvite()
+  vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValueOnce(new DOMException('Denied', 'NotAllowedError'))
+  await app.user.click(within(dialog).getByRole('button', { name: 'Copy link' }))
+  expect(await within(dialog).findByRole('alert')).toHaveTextContent(COPY_FAILED)
+  expect(within(dialog).queryByRole('button', { name: 'Copied!' })).toBeNull()
+  expect(within(dialog).getByRole('button', { name: 'Copy link' })).toBeInTheDocument()
+  // The next try that works clears the error.
+  await app.user.click(within(dialog).getByRole('button', { name: 'Copy link' }))
+  expect(await within(dialog).findByRole('button', { name: 'Copied!' })).toBeInTheDocument()
+  expect(within(dialog).queryByRole('alert')).toBeNull()
+})
+
+describe('Share', () => {
+  afterEach(() => {
+    Reflect.deleteProperty(navigator, 'share')
+  })
+
+  test('is not offered where the browser has no share sheet', async () => {
+    expect('share' in navigator).toBe(false)
+    const { dialog } = await openInvite()
+    expect(within(dialog).getByRole('button', { name: 'Copy link' })).toBeInTheDocument()
+    expect(within(dialog).queryByRole('button', { name: 'Share…' })).toBeNull()
+  })
+
+  test("opens the platform's share sheet with the buble's name and the link", async () => {
+    const share = vi.fn().mockResolvedValue(undefined)
+    Object.defineProperty(navigator, 'share', { value: share, configurable: true })
+    const { app, dialog } = await openInvite()
+    await app.user.click(within(dialog).getByRole('button', { name: 'Share…' }))
+    expect(share).toHaveBeenCalledWith({
+      title: 'Join Garden Club on Buble',
+      text: 'Join Garden Club, a private group on Buble.',
+      url: `${window.location.origin}/join/K7M2PQ9XRT`,
+    })
+    expect(within(dialog).queryByRole('alert')).toBeNull()
+  })
+
+  test('closing the share sheet is no error; a sheet that fails says to copy the link', async () => {
+    const share = vi
+      .fn()
+      .mockRejectedValueOnce(new DOMException('Share canceled', 'AbortError'))
+      .mockRejectedValueOnce(new DOMException('Not allowed', 'NotAllowedError'))
+    Object.defineProperty(navigator, 'share', { value: share, configurable: true })
+    const { app, dialog } = await openInvite()
+    await app.user.click(within(dialog).getByRole('button', { name: 'Share…' }))
+    await waitFor(() => expect(share).toHaveBeenCalledTimes(1))
+    expect(within(dialog).queryByRole('alert')).toBeNull()
+    await app.user.click(within(dialog).getByRole('button', { name: 'Share…' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Could not open the share sheet. Copy the link instead.',
+    )
+  })
 })
 
 test.each([

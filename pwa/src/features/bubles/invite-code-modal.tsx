@@ -2,19 +2,18 @@ import type { ActiveInvite, Invite } from '@buble/shared/bubles'
 import { useState } from 'react'
 import { useOnlineCall } from '../../data/online.ts'
 import { useApi } from '../../session/session-context.tsx'
-import { Alert } from '../../ui/alert.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
-import { formatMoment } from '../../ui/format.ts'
 import { Modal } from '../../ui/modal.tsx'
-import { COPY_FAILED, useCopy } from '../../ui/use-copy.ts'
 import { ActiveInviteList, useActiveInvites } from './active-invites.tsx'
 import { InviteEmailForm } from './invite-email-form.tsx'
+import { InviteShare } from './invite-share.tsx'
+import { INVITE_TEXTS } from './invite-texts.ts'
 
 const REVOKE_OFFLINE = 'You are offline. Revoking a code needs a connection.'
 
 /**
- * The code just generated, a form to mail one, and the buble's active codes with a Revoke for each:
+ * The code just generated and its link (copy, share), a form to mail one, and the buble's active codes with a Revoke for each:
  * whoever sees this modal was just allowed to make a code (invite_members), and who may hand out
  * codes may see and withdraw them all.
  */
@@ -28,14 +27,11 @@ export function InviteCodeModal({
   onClose: () => void
 }) {
   const api = useApi()
-  const { copied, failed, copy } = useCopy()
-  const [sent, setSent] = useState<{ email: string; invite: Invite } | null>(null)
   const codes = useActiveInvites(buble.id)
   const revoking = useOnlineCall(REVOKE_OFFLINE)
   const [confirming, setConfirming] = useState<ActiveInvite | null>(null)
   const [revoked, setRevoked] = useState<string[]>([])
-  const shown = sent?.invite ?? invite
-  const shownRevoked = revoked.includes(shown.code)
+  const shownRevoked = revoked.includes(invite.code)
 
   async function revoke(target: ActiveInvite) {
     const outcome = await revoking.run(
@@ -80,53 +76,21 @@ export function InviteCodeModal({
 
   return (
     <Modal
-      title="Invite code generated"
+      title={INVITE_TEXTS.dialogTitle}
       size="medium"
       onClose={onClose}
       actions={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            Done
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => void copy(shown.code)}
-            disabled={shownRevoked}
-            data-autofocus
-          >
-            {copied ? 'Copied!' : 'Copy code'}
-          </button>
-        </>
+        <button type="button" className="btn btn-secondary" onClick={onClose}>
+          Done
+        </button>
       }
     >
-      {sent ? (
-        <>
-          <Alert kind="success">{`Invite sent to ${sent.email}`}</Alert>
-          <p>
-            We e-mailed them this code for <strong>{buble.name}</strong>. It works once.
-          </p>
-        </>
-      ) : (
-        <p>
-          Give this code to the person you want in <strong>{buble.name}</strong>. They enter it under Join Buble. It
-          works once.
-        </p>
-      )}
-      <p className={shownRevoked ? 'invite-code invite-code-revoked' : 'invite-code'}>{shown.code}</p>
-      {shownRevoked ? (
-        <p className="muted">Revoked: this code no longer works.</p>
-      ) : (
-        <p className="muted">Expires {formatMoment(shown.expires_at)}</p>
-      )}
-      {failed && <Alert kind="error">{COPY_FAILED}</Alert>}
-      <InviteEmailForm
-        bubleId={buble.id}
-        onSent={(email, next) => {
-          setSent({ email, invite: next })
-          void codes.reload()
-        }}
-      />
+      <p>
+        {INVITE_TEXTS.intro} <strong>{buble.name}</strong>. {INVITE_TEXTS.introEnd}
+      </p>
+      <InviteShare invite={invite} bubleName={buble.name} revoked={shownRevoked} />
+      {/* A mailed code is the addressee's own: it is confirmed beside the form, and the code above stays. */}
+      <InviteEmailForm bubleId={buble.id} onSent={() => void codes.reload()} />
       <ActiveInviteList
         state={codes.state}
         onRetry={() => void codes.reload()}

@@ -1,4 +1,4 @@
-import { BUBLE_MESSAGES, Buble, InviteCode } from '@buble/shared/bubles'
+import { BUBLE_MESSAGES, Buble, InviteCode, type InvitePreview } from '@buble/shared/bubles'
 import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { bubleChange, bublePath } from '../../data/bubles.ts'
@@ -6,35 +6,45 @@ import { useOnlineCall } from '../../data/online.ts'
 import { ApiError, messageOf } from '../../session/api-client.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
-import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { Field } from '../../ui/field.tsx'
 import { Modal } from '../../ui/modal.tsx'
+import { JOIN_TEXTS } from './invite-texts.ts'
+import { JoinConfirmDialog } from './join-confirm.tsx'
+import { checkInvite } from './join-invite.ts'
 
 const FORM_ID = 'join-buble-form'
-const JOIN_OFFLINE = 'You are offline. Joining a Buble needs a connection.'
 
 const joinFailure = (err: unknown): string =>
   err instanceof ApiError && err.status === 410
     ? BUBLE_MESSAGES.inviteInvalid
     : messageOf(err, BUBLE_MESSAGES.inviteInvalid)
 
-/** Asks for an invite code, then for a confirmation, then accepts it with the server (online only). */
+/**
+ * Asks for an invite code, checks it with the server (which buble, who invited; a dead code is said
+ * at once), then asks for the confirmation, then accepts it (online only).
+ */
 export function JoinBubleModal({ onClose }: { onClose: () => void }) {
   const api = useApi()
   const navigate = useNavigate()
-  const call = useOnlineCall(JOIN_OFFLINE)
+  const call = useOnlineCall(JOIN_TEXTS.joinOffline)
   const [code, setCode] = useState('')
   const [codeError, setCodeError] = useState<string | null>(null)
-  /** The normalised code being confirmed; null while the code is being typed. */
-  const [confirming, setConfirming] = useState<string | null>(null)
+  /** The normalised code being confirmed, and what it leads to; null while the code is being typed. */
+  const [confirming, setConfirming] = useState<{ code: string; preview: InvitePreview } | null>(null)
+  const [checking, setChecking] = useState(false)
 
-  function review(event: FormEvent) {
+  async function review(event: FormEvent) {
     event.preventDefault()
+    if (checking) return
     const parsed = InviteCode.safeParse(code)
     if (!parsed.success) return setCodeError(parsed.error.issues[0]?.message ?? BUBLE_MESSAGES.codeRequired)
     setCodeError(null)
     call.setError(null)
-    setConfirming(parsed.data)
+    setChecking(true)
+    const checked = await checkInvite(api, parsed.data)
+    setChecking(false)
+    if (!checked.ok) return call.setError(checked.message)
+    setConfirming({ code: parsed.data, preview: checked.preview })
   }
 
   async function join(normalized: string) {
@@ -50,19 +60,13 @@ export function JoinBubleModal({ onClose }: { onClose: () => void }) {
 
   if (confirming !== null) {
     return (
-      <ConfirmDialog
-        title="Join this Buble?"
-        confirmLabel="Join Buble"
-        busyLabel="Joining…"
+      <JoinConfirmDialog
+        code={confirming.code}
+        preview={confirming.preview}
         busy={call.busy}
-        onConfirm={() => void join(confirming)}
+        onConfirm={() => void join(confirming.code)}
         onCancel={() => setConfirming(null)}
-      >
-        <p>
-          You are about to join the Buble of invite code <code className="invite-code-inline">{confirming}</code>. Its
-          members will see your name and e-mail address.
-        </p>
-      </ConfirmDialog>
+      />
     )
   }
 
@@ -75,13 +79,13 @@ export function JoinBubleModal({ onClose }: { onClose: () => void }) {
           <button type="button" className="btn btn-secondary" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" form={FORM_ID} className="btn btn-primary">
-            Join
+          <button type="submit" form={FORM_ID} className="btn btn-primary" disabled={checking}>
+            {checking ? JOIN_TEXTS.checking : 'Join'}
           </button>
         </>
       }
     >
-      <form id={FORM_ID} onSubmit={review} noValidate>
+      <form id={FORM_ID} onSubmit={(event) => void review(event)} noValidate>
         {call.error && <Alert kind="error">{call.error}</Alert>}
         <Field
           label="Invite code"
