@@ -163,7 +163,7 @@ test('events and polls between two members: live cards and overview widgets, off
     await expect(ranked).toHaveCount(1)
     await expect(ranked).toContainText(DINNER.title)
     await expect(ranked).toContainText('1 going · 0 maybe')
-    await expect(ranked).toContainText('Hot')
+    await expect(ranked).toContainText('Popular')
 
     await tab(ben.page, 'Polls').click()
     const poll = card(ben.page, QUESTION)
