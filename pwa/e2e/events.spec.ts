@@ -3,6 +3,9 @@ import { expect, type Page, test } from '@playwright/test'
 import { FAKE_EXTERNAL_EVENT } from './fake-providers.ts'
 import { inviteCode, join, person, serviceWorkerReady } from './helpers.ts'
 
+// Event times are entered and shown on the viewer's own clock: these people live in Stockholm.
+test.use({ timezoneId: 'Europe/Stockholm' })
+
 const tab = (page: Page, name: 'Overview' | 'Events' | 'Polls') =>
   page.getByRole('navigation', { name: 'Buble sections' }).getByRole('link', { name: new RegExp(`^${name}`) })
 const tool = (page: Page, name: string) => page.getByRole('article', { name, exact: true })

@@ -1,11 +1,12 @@
 import { RSVP_LABELS, RSVP_STATUSES, type Rsvp, type RsvpStatus } from '@buble/shared/events'
 import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
-import { formatEventTime } from '@buble/shared/time'
 import type { EventActions, LocalEvent } from '../../data/events.ts'
 import { Alert } from '../../ui/alert.tsx'
+import { formatEventMoment } from '../../ui/format.ts'
 import { ItemHead } from '../../ui/item-head.tsx'
 import { useConfirm } from '../../ui/use-confirm.tsx'
 import { EVENT_TEXTS } from './event-texts.ts'
+import './events.css'
 import { useCalendarDownload } from './use-calendar-download.ts'
 
 interface EventCardProps {
@@ -14,6 +15,8 @@ interface EventCardProps {
   userId: string
   online: boolean
   actions: EventActions
+  /** Its time has passed: marked Past. */
+  past?: boolean
   onEdit: () => void
 }
 
@@ -21,7 +24,7 @@ const namesOf = (rsvps: readonly Rsvp[], status: RsvpStatus) =>
   rsvps.filter((rsvp) => rsvp.status === status).map((rsvp) => rsvp.user.name)
 
 /** One event: what, when, where, who is coming, the user's answer, and what they may do with it. */
-export function EventCard({ event, actor, userId, online, actions, onEdit }: EventCardProps) {
+export function EventCard({ event, actor, userId, online, actions, past = false, onEdit }: EventCardProps) {
   const { ask, dialog } = useConfirm()
   const calendar = useCalendarDownload()
   const rsvps = event.rsvps ?? []
@@ -58,7 +61,7 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
     })
 
   return (
-    <article className="card event-card" aria-labelledby={`event-${event.id}`}>
+    <article className={`card event-card${past ? ' is-past' : ''}`} aria-labelledby={`event-${event.id}`}>
       <ItemHead
         id={`event-${event.id}`}
         title={event.title}
@@ -72,7 +75,8 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
         }
       >
         <p className="event-meta">
-          <time dateTime={event.event_time}>{formatEventTime(event.event_time)}</time>
+          {past && <span className="badge badge-muted">{EVENT_TEXTS.past}</span>}
+          <time dateTime={event.event_time}>{formatEventMoment(event.event_time)}</time>
           {event.location && <span>{event.location}</span>}
         </p>
       </ItemHead>
