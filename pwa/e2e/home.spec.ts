@@ -85,24 +85,28 @@ test('the home card follows another member’s chat message: unread count, lates
       title: 'Last week’s picnic',
       event_time: new Date(now - 7 * 86_400_000).toISOString(),
     })
-    const poll = await api<{ id: string; options: { id: string }[] }>(ann.page, 'POST', `/bubles/${bubleId}/polls`, {
-      question: 'Soup or stew?',
-      options: ['Soup', 'Stew'],
-    })
-    await api(ben.page, 'POST', `/polls/${poll.id}/vote`, { poll_option_id: poll.options[0]?.id })
+    await api(ann.page, 'POST', `/bubles/${bubleId}/polls`, { question: 'Soup or stew?', options: ['Soup', 'Stew'] })
 
     await card(ann.page, club).getByRole('link', { name: club }).click()
     await expect(ann.page.getByRole('heading', { level: 1, name: club })).toBeVisible()
     await ann.page.goto(`${new URL(ann.page.url()).pathname}/events`)
-    await expect(ann.page.getByText('Harvest supper')).toBeVisible()
+    const upcoming = ann.page.getByRole('list', { name: 'Events', exact: true })
+    await expect(upcoming.getByRole('heading', { name: 'Harvest supper' })).toBeVisible()
+    await expect(upcoming.getByRole('heading', { name: 'Last week’s picnic' })).toHaveCount(0)
     const past = ann.page.getByRole('region', { name: 'Past' })
-    await expect(past.getByText('Last week’s picnic')).toBeVisible()
-    await expect(past.getByText('Past', { exact: true }).first()).toBeVisible()
+    const picnic = past.getByRole('article', { name: 'Last week’s picnic' })
+    await expect(picnic).toBeVisible()
+    await expect(picnic.locator('.badge', { hasText: 'Past' })).toBeVisible()
     await expectAccessible(ann.page, 'events tab')
 
     await ann.page.goto(ann.page.url().replace(/\/events$/, '/polls'))
-    await expect(ann.page.getByText('Soup or stew?')).toBeVisible()
-    await expect(ann.page.getByText('1 of 1 votes · 100 %')).toBeVisible()
+    await expect(ann.page.getByRole('heading', { name: 'Soup or stew?' })).toBeVisible()
+    // Ann votes (the spec's confirmation stays): one vote of one cast, in a buble of two.
+    await ann.page.getByRole('list', { name: 'Options of Soup or stew?' }).getByRole('button', { name: 'Soup' }).click()
+    await ann.page.getByRole('dialog', { name: 'Confirm vote' }).getByRole('button', { name: 'Vote' }).click()
+    const results = ann.page.getByRole('list', { name: 'Results of Soup or stew?' })
+    await expect(results.getByText('1 of 1 votes · 100 %')).toBeVisible()
+    await expect(results.getByRole('meter', { name: 'Soup: 1 of 2 members' })).toHaveAttribute('value', '50')
     await expectAccessible(ann.page, 'polls tab')
   })
 
