@@ -63,7 +63,7 @@ test('the home card follows another member’s chat message: unread count, lates
   })
 
   const before = await unreadOf(ann.page, club)
-  const text = 'see you at 7'
+  const text = 'see you at 7, and bring the big pot for the soup, the long table and every chair you have'
   await test.step('Ben writes in the chat; Ann’s card moves to the top without a reload', async () => {
     await api(ben.page, 'POST', `/chat/${bubleId}/messages`, { content: text })
     const top = cards(ann.page).first()
@@ -73,6 +73,8 @@ test('the home card follows another member’s chat message: unread count, lates
     await expect(top.locator('.buble-card-unread')).toContainText(`${before + 1} unread`)
     await expect(ann.page).toHaveTitle(`(${before + 1}) Your Bubles · Buble`)
     await expectAccessible(ann.page, 'dashboard with activity')
+    // A long line of activity is cut on its card, never widening the page past the phone's screen.
+    expect(await ann.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
   })
 
   await test.step('The card opens the buble; its events and polls tabs pass axe', async () => {
