@@ -1,11 +1,14 @@
 import { RSVP_LABELS, RSVP_STATUSES, type Rsvp, type RsvpStatus } from '@buble/shared/events'
 import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
+import { useRef, useState } from 'react'
 import type { EventActions, LocalEvent } from '../../data/events.ts'
 import { Alert } from '../../ui/alert.tsx'
+import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { formatEventMoment } from '../../ui/format.ts'
 import { ItemHead } from '../../ui/item-head.tsx'
 import { useConfirm } from '../../ui/use-confirm.tsx'
 import { EVENT_TEXTS } from './event-texts.ts'
+import { RsvpConfirm } from './rsvp-confirm.tsx'
 import './events.css'
 import { useCalendarDownload } from './use-calendar-download.ts'
 
@@ -37,18 +40,28 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
   const calendarBlocked = event._pending ? EVENT_TEXTS.calendarPending : !online ? EVENT_TEXTS.calendarOffline : null
   const hintId = `calendar-hint-${event.id}`
 
-  const answer = (status: RsvpStatus) =>
-    ask({
-      title: 'Confirm RSVP',
-      body: (
-        <p>
-          Answer “{RSVP_LABELS[status]}” to {event.title}?
-        </p>
-      ),
-      confirmLabel: RSVP_LABELS[status],
-      busyLabel: 'Saving…',
-      run: () => actions.rsvp(event.id, status),
-    })
+  // The confirmation before an RSVP, inline: which answer is being asked about, and how it went.
+  const [asking, setAsking] = useState<RsvpStatus | null>(null)
+  const [saving, setSaving] = useState(false)
+  const [rsvpError, setRsvpError] = useState<string | null>(null)
+  const rsvpButtons = useRef<Partial<Record<RsvpStatus, HTMLButtonElement | null>>>({})
+  const stopAsking = (status: RsvpStatus) => {
+    setAsking(null)
+    setRsvpError(null)
+    rsvpButtons.current[status]?.focus()
+  }
+  const answer = async (status: RsvpStatus) => {
+    setSaving(true)
+    try {
+      await actions.rsvp(event.id, status)
+      stopAsking(status)
+    } catch (err) {
+      console.error(ERROR_TEXTS.performAction, err)
+      setRsvpError(ERROR_TEXTS.performAction)
+    } finally {
+      setSaving(false)
+    }
+  }
 
   const remove = () =>
     ask({
@@ -111,9 +124,16 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
               type="button"
               className={`btn btn-small ${mine === status ? 'btn-primary' : 'btn-secondary'}`}
               aria-pressed={mine === status}
-              aria-haspopup={mine === status ? undefined : 'dialog'}
+              aria-expanded={mine === status ? undefined : asking === status}
+              ref={(button) => {
+                rsvpButtons.current[status] = button
+              }}
               // The current answer is already given: pressing it again would change nothing.
-              onClick={() => mine !== status && answer(status)}
+              onClick={() => {
+                if (mine === status || saving) return
+                setRsvpError(null)
+                setAsking(status)
+              }}
             >
               {RSVP_LABELS[status]}
             </button>
@@ -134,6 +154,16 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
           </span>
         )}
       </div>
+      {asking && (
+        <RsvpConfirm
+          eventTitle={event.title}
+          status={asking}
+          busy={saving}
+          error={rsvpError}
+          onYes={() => void answer(asking)}
+          onNo={() => stopAsking(asking)}
+        />
+      )}
       {calendar.error && <Alert kind="error">{calendar.error}</Alert>}
       {dialog}
     </article>

@@ -103,7 +103,7 @@ test('Create Event checks the form, then shows the event at once as Sending… a
   })
 })
 
-test('an RSVP asks first: Cancel changes nothing, confirming presses the answer and counts it', async () => {
+test('an RSVP asks first, inline in the card: No changes nothing, Yes presses the answer and counts it', async () => {
   const app = openEvents(
     (id) => [eventChange(makeEvent(id, 'Bob Builder', 'Picnic', XMAS, { 'Bob Builder': 'going' }))],
     {
@@ -112,28 +112,42 @@ test('an RSVP asks first: Cancel changes nothing, confirming presses the answer 
   )
   const picnic = await card('Picnic')
   const going = within(picnic).getByRole('button', { name: 'Going' })
+  const question = () => within(picnic).queryByRole('group', { name: 'Confirm RSVP' })
   expect(going).toHaveAttribute('aria-pressed', 'false')
   await app.user.click(going)
-  await app.user.click(
-    within(screen.getByRole('dialog', { name: 'Confirm RSVP' })).getByRole('button', { name: 'Cancel' }),
-  )
+  // Not a page-blocking dialog: the question sits in the card, and Yes has the focus.
   expect(screen.queryByRole('dialog')).toBeNull()
+  expect(question()).toHaveTextContent('Answer “Going” to Picnic?')
+  expect(going).toHaveAttribute('aria-expanded', 'true')
+  expect(within(question()!).getByRole('button', { name: 'Yes' })).toHaveFocus()
+  await app.user.click(within(question()!).getByRole('button', { name: 'No' }))
+  expect(question()).toBeNull()
+  expect(going).toHaveFocus()
   expect(going).toHaveAttribute('aria-pressed', 'false')
   expect(await app.device.current()!.db.outbox.count()).toBe(0)
 
+  // Escape answers No as well.
+  await app.user.click(going)
+  await app.user.keyboard('{Escape}')
+  expect(question()).toBeNull()
+  expect(await app.device.current()!.db.outbox.count()).toBe(0)
+
   await app.user.click(within(picnic).getByRole('button', { name: 'Maybe' }))
-  const dialog = screen.getByRole('dialog', { name: 'Confirm RSVP' })
-  expect(dialog).toHaveTextContent('Answer “Maybe” to Picnic?')
-  await app.user.click(within(dialog).getByRole('button', { name: 'Maybe' }))
+  expect(question()).toHaveTextContent('Answer “Maybe” to Picnic?')
+  expect(within(question()!).getByRole('button', { name: 'Yes' })).toHaveAccessibleDescription(
+    'Answer “Maybe” to Picnic?',
+  )
+  await app.user.click(within(question()!).getByRole('button', { name: 'Yes' }))
   await waitFor(() =>
     expect(within(picnic).getByRole('button', { name: 'Maybe' })).toHaveAttribute('aria-pressed', 'true'),
   )
+  expect(question()).toBeNull()
   expect(picnic).toHaveTextContent('Maybe (1)Alice Example')
   // An answer is not the user's writing: the event does not read Sending….
   expect(within(picnic).queryByText('Sending…')).toBeNull()
 
   await app.user.click(within(picnic).getByRole('button', { name: 'Going' }))
-  await app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Going' }))
+  await app.user.keyboard('{Enter}')
   await waitFor(() => expect(picnic).toHaveTextContent('Going (2)Bob Builder, Alice Example'))
   expect(picnic).toHaveTextContent('Maybe (0)')
   await waitFor(() => expect(mutations(app.device.pushes)).toHaveLength(1))
