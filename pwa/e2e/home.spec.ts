@@ -100,6 +100,16 @@ test('the home card follows another member’s chat message: unread count, lates
     await expect(picnic).toBeVisible()
     await expect(picnic.locator('.badge', { hasText: 'Past' })).toBeVisible()
     await expectAccessible(ann.page, 'events tab')
+    // The confirmation before an RSVP, inline: open, checked by axe, then declined with Escape.
+    const supper = upcoming.getByRole('article', { name: 'Harvest supper' })
+    await supper.getByRole('button', { name: 'Going', exact: true }).click()
+    const question = supper.getByRole('group', { name: 'Confirm RSVP' })
+    await expect(question).toContainText('Answer “Going” to Harvest supper?')
+    await expect(question.getByRole('button', { name: 'Yes' })).toBeFocused()
+    await expectAccessible(ann.page, 'events tab, RSVP question')
+    await ann.page.keyboard.press('Escape')
+    await expect(question).toHaveCount(0)
+    await expect(supper.getByRole('button', { name: 'Going', exact: true })).toHaveAttribute('aria-pressed', 'false')
 
     await ann.page.goto(ann.page.url().replace(/\/events$/, '/polls'))
     await expect(ann.page.getByRole('heading', { name: 'Soup or stew?' })).toBeVisible()
