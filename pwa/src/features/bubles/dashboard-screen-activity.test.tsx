@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import { expect, test } from 'vitest'
+import { v7 as uuidv7 } from 'uuid'
+import { expect, test, vi } from 'vitest'
 import { bubleServer } from '../../test/buble-server.ts'
 import { eventChange, makeEvent } from '../../test/event-fixtures.ts'
 import { json } from '../../test/fake-fetch.ts'
@@ -99,4 +100,25 @@ test('a long buble name keeps its full text in the title attribute; a photo with
   const heading = await screen.findByRole('heading', { name: long.name })
   expect(heading).toHaveAttribute('title', long.name)
   expect(await within(cardOf(long.name)).findByText('Bob Builder sent a photo')).toBeInTheDocument()
+})
+
+test('offline, what the user writes on this device moves its buble to the top at once, from IndexedDB', async () => {
+  const first = makeBuble({ name: 'First', created_at: minutesAgo(600) })
+  const second = makeBuble({ name: 'Second', created_at: minutesAgo(300) })
+  const server = bubleServer([bubleChange(first), bubleChange(second)])
+  const app = renderApp({
+    route: '/dashboard',
+    user: alice,
+    api: { [PROFILE]: json(200, alice) },
+    server: { ...server, push: () => new Promise(() => {}) },
+  })
+  await waitFor(() => expect(cardNames()).toEqual(['Second', 'First']))
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
+  window.dispatchEvent(new Event('offline'))
+
+  await app.device.current()!.mutate('chat.send', { id: uuidv7(), buble_id: first.id, content: 'on the train' })
+  await waitFor(() => expect(cardNames()).toEqual(['First', 'Second']))
+  expect(within(cardOf('First')).getByText('You in chat: on the train')).toBeInTheDocument()
+  // The user's own writing is not unread.
+  expect(within(cardOf('First')).queryByText(/unread/)).toBeNull()
 })
