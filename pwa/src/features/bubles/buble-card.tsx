@@ -1,3 +1,4 @@
+import { relativeTime } from '@buble/shared/time'
 import { unreadLabel } from '@buble/shared/unread'
 import { Link } from 'react-router-dom'
 import { bublePath } from '../../data/bubles.ts'
@@ -15,12 +16,26 @@ export function BubleCard({ home, now }: { home: HomeBuble; now: number }) {
   const { buble, unread, latest } = home
   const count = unreadLabel(unread)
   const line = latest ? activityLine(latest) : null
+  const describedId = `buble-${buble.id}-news`
+  // What the link adds to its name: "3 unread, Bob in chat: see you at 7, 2m ago".
+  const described = [
+    count ? DASHBOARD_TEXTS.unread(unread) : null,
+    line ?? DASHBOARD_TEXTS.noActivity,
+    latest ? relativeTime(latest.at, now) : null,
+  ]
+    .filter(Boolean)
+    .join(', ')
   return (
     <article className="card buble-card">
       <div className="buble-card-top">
         <h2 className="buble-card-name" title={buble.name}>
           {/* Stretched over the whole card (CSS), so the card is one big target with one link name. */}
-          <Link to={bublePath(buble)} className="stretched-link">
+          <Link
+            to={bublePath(buble)}
+            className="stretched-link"
+            // The link is the card's one stop: it tells what is unread and what happened last.
+            aria-describedby={describedId}
+          >
             {buble.name}
           </Link>
         </h2>
@@ -31,13 +46,18 @@ export function BubleCard({ home, now }: { home: HomeBuble; now: number }) {
           </span>
         )}
       </div>
+      <span id={describedId} hidden>
+        {described}
+      </span>
       <p className={`buble-card-activity${unread > 0 ? ' is-unread' : ''}`}>
         {latest && line ? (
           <>
             <span className="buble-card-activity-text" title={line}>
               {line}
             </span>
-            <span aria-hidden="true">{'\u00a0·\u00a0'}</span>
+            <span aria-hidden="true" className="buble-card-sep">
+              {' · '}
+            </span>
             <RelativeTime iso={latest.at} now={now} className="buble-card-activity-time" />
           </>
         ) : (
