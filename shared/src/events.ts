@@ -24,6 +24,7 @@ export const EVENT_MESSAGES = {
   locationTooLong: `Location must be at most ${LIMITS.location} characters`,
   timeRequired: 'Event time is required',
   timeInvalid: 'event_time must be a date and time',
+  timeInPast: 'This time has already passed: pick a date and time still to come',
   timeOutOfRange: `event_time must fall between the years ${STORABLE_YEARS.min} and ${STORABLE_YEARS.max}`,
   badExternalUrl: 'external_url must be an http or https address',
   eventNotFound: 'Event not found',
@@ -135,13 +136,25 @@ export function eventScore(rsvps: readonly { status: RsvpStatus }[]): number {
   return score
 }
 
-/** Hot above 0.7 of the best score, Popular above 0.4, else Emerging (spec part 2 §9). */
-export function eventHeat(score: number, maxScore: number): EventHeat {
+/** "Hot" needs more than one answer of interest (going or maybe): one answer alone is not a crowd. */
+export const HOT_MIN_ANSWERS = 2
+
+/**
+ * Hot above 0.7 of the best score, Popular above 0.4, else Emerging (spec part 2 §9); an event that
+ * would be Hot on fewer than HOT_MIN_ANSWERS answers reads Popular (`answers` omitted: not checked).
+ */
+export function eventHeat(score: number, maxScore: number, answers = Number.POSITIVE_INFINITY): EventHeat {
   if (maxScore <= 0) return 'Emerging'
-  if (score > 0.7 * maxScore) return 'Hot'
+  if (score > 0.7 * maxScore) return answers >= HOT_MIN_ANSWERS ? 'Hot' : 'Popular'
   if (score > 0.4 * maxScore) return 'Popular'
   return 'Emerging'
 }
+
+/**
+ * An event whose time has come (it started, or was set to start, before `now`): marked Past and
+ * listed after the upcoming ones, and refused as the time of a new event (decision 80).
+ */
+export const isPastEventTime = (eventTime: string, now: number): boolean => Date.parse(eventTime) < now
 
 export interface RankedEvent<E> {
   event: E
@@ -175,5 +188,5 @@ export function rankEvents<E extends { id: string; event_time: string; rsvps: re
     )
     .slice(0, size)
   const max = scored[0]?.score ?? 0
-  return scored.map((entry) => ({ ...entry, heat: eventHeat(entry.score, max) }))
+  return scored.map((entry) => ({ ...entry, heat: eventHeat(entry.score, max, entry.going + entry.maybe) }))
 }

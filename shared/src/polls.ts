@@ -105,6 +105,13 @@ export const optionBarPercent = (votes: number, memberCount: number): number =>
   memberCount > 0 ? Math.min(100, Math.round((votes / memberCount) * 100)) : 0
 
 /**
+ * An option's share of the votes cast, a whole percent (0 before any vote): shown beside the spec's
+ * bar against the member count, so 1 of 1 votes reads as all of them, not as half a buble of two.
+ */
+export const voteSharePercent = (votes: number, totalVotes: number): number =>
+  totalVotes > 0 ? Math.min(100, Math.round((Math.max(0, votes) / totalVotes) * 100)) : 0
+
+/**
  * A poll with the voter's choice applied (null removes it): counts move from the old option to
  * the new one. The device shows a vote at once with this, and re-running it gives the same poll.
  */

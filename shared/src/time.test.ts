@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest'
-import { formatEventTime, isoToStockholmLocal, relativeTime, stockholmLocalToIso } from './time.ts'
+import {
+  formatEventTime,
+  formatZonedEventTime,
+  isoToStockholmLocal,
+  isoToZonedLocal,
+  relativeTime,
+  stockholmLocalToIso,
+  zonedLocalToIso,
+} from './time.ts'
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z')
 const ago = (ms: number) => new Date(NOW - ms).toISOString()
@@ -74,5 +82,29 @@ describe('Stockholm wall-clock times', () => {
   test('event times are shown in Stockholm', () => {
     expect(formatEventTime('2026-12-24T17:00:00.000Z')).toBe('Thu 24 Dec 2026, 18:00')
     expect(formatEventTime('2026-07-01T22:30:00.000Z')).toBe('Thu 2 Jul 2026, 00:30')
+  })
+})
+
+describe("the viewer's own time zone", () => {
+  test('datetime-local values convert to and from UTC in any zone, across summer time', () => {
+    expect(zonedLocalToIso('2026-11-29T19:00', 'America/New_York')).toBe('2026-11-30T00:00:00.000Z')
+    expect(zonedLocalToIso('2026-07-01T19:00', 'America/New_York')).toBe('2026-07-01T23:00:00.000Z')
+    expect(zonedLocalToIso('2026-11-29T19:00', 'Asia/Tokyo')).toBe('2026-11-29T10:00:00.000Z')
+    expect(zonedLocalToIso('2026-11-29T19:00', 'UTC')).toBe('2026-11-29T19:00:00.000Z')
+    expect(isoToZonedLocal('2026-11-30T00:00:00.000Z', 'America/New_York')).toBe('2026-11-29T19:00')
+    expect(isoToZonedLocal('2026-11-29T10:00:00.000Z', 'Asia/Tokyo')).toBe('2026-11-29T19:00')
+    // The hour New York skips (8 March 2026, 02:00 → 03:00) lands past the gap.
+    expect(zonedLocalToIso('2026-03-08T02:30', 'America/New_York')).toBe('2026-03-08T07:30:00.000Z')
+    expect(zonedLocalToIso('nope', 'UTC')).toBeNull()
+  })
+
+  test('event times name their zone, and the year only when it is not this one', () => {
+    const now = Date.parse('2026-11-28T12:00:00.000Z')
+    expect(formatZonedEventTime('2026-11-29T18:00:00.000Z', 'Europe/Stockholm', now)).toBe('Sun 29 Nov, 19:00 CET')
+    expect(formatZonedEventTime('2026-07-01T18:00:00.000Z', 'Europe/Stockholm', now)).toBe('Wed 1 Jul, 20:00 CEST')
+    expect(formatZonedEventTime('2026-11-29T18:00:00.000Z', 'America/New_York', now)).toBe('Sun 29 Nov, 13:00 EST')
+    expect(formatZonedEventTime('2027-01-02T09:00:00.000Z', 'Asia/Tokyo', now)).toBe('Sat 2 Jan 2027, 18:00 GMT+9')
+    expect(formatZonedEventTime('2026-11-29T18:00:00.000Z', 'UTC', now)).toBe('Sun 29 Nov, 18:00 UTC')
+    expect(formatZonedEventTime('bad', 'UTC', now)).toBe('')
   })
 })

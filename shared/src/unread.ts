@@ -19,3 +19,13 @@ export type ReadBody = z.infer<typeof ReadBody>
 /** How a counter reads on a tab: nothing at zero, '99+' at the cap. */
 export const unreadLabel = (count: number): string | null =>
   count <= 0 ? null : count >= UNREAD_CAP ? `${UNREAD_CAP - 1}+` : String(count)
+
+/**
+ * The one rule for "how much is unread" (home cards, the page title, the app badge): every
+ * counter added up, each at most the cap; rows without a count are nothing.
+ */
+export const totalUnread = (counters: readonly { unreadCount?: unknown }[]): number =>
+  counters.reduce<number>((sum, row) => {
+    const count = Number(row.unreadCount)
+    return sum + (Number.isFinite(count) && count > 0 ? Math.min(Math.floor(count), UNREAD_CAP) : 0)
+  }, 0)

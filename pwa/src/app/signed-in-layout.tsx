@@ -4,6 +4,7 @@ import { Suspense, useEffect } from 'react'
 import { Link, NavLink, Outlet } from 'react-router-dom'
 import { DataProvider } from '../data/data-context.tsx'
 import { useSignOut } from '../data/sign-out.ts'
+import { useUnreadBadge } from '../data/unread-badge.ts'
 import { VerificationBanner } from '../features/auth/verification-banner.tsx'
 import { SyncIndicator } from '../features/sync/sync-indicator.tsx'
 import { useServices, useSession } from '../session/session-context.tsx'
@@ -23,6 +24,7 @@ function Shell() {
   const { api, session } = useServices()
   const user = useSession((state) => state.user)
   const { signOut, unsynced, keepSignedIn } = useSignOut()
+  useUnreadBadge()
 
   // Keep the stored user fresh (verified elsewhere, promoted to admin…); offline, the stored copy serves.
   useEffect(() => {

@@ -6,7 +6,7 @@
  */
 
 import type { UnreadPush } from '@buble/shared/push'
-import { CONTENT_TYPES } from '@buble/shared/unread'
+import { CONTENT_TYPES, totalUnread } from '@buble/shared/unread'
 
 /** The message windows hear from the worker: sync now. */
 export const PULL_MESSAGE = 'buble:pull'
@@ -48,9 +48,9 @@ export function parseUnreadPush(data: unknown): UnreadPush | null {
   return push as UnreadPush
 }
 
-/** The app badge: every tab's unread count added up. */
+/** The app badge: every tab's unread count added up, by the rule the open app badges with (totalUnread). */
 export const unreadTotal = (push: UnreadPush): number =>
-  CONTENT_TYPES.reduce((sum, type) => sum + Math.max(0, Number(push.unread[type]) || 0), 0)
+  totalUnread(CONTENT_TYPES.map((type) => ({ unreadCount: push.unread[type] })))
 
 /** `/bubles/<slug>` of a buble URL: any tab of that buble counts as showing it. */
 const bublePath = (url: string, origin: string): string =>

@@ -3,11 +3,17 @@ import { cleanup } from '@testing-library/react'
 import { afterEach, beforeAll, vi } from 'vitest'
 import { preloadEveryPart } from '../ui/lazy-part.ts'
 
+// Event times show on the viewer's own clock: tests read as a viewer in Stockholm (spec part 2 §9's
+// zone) unless one sets another, which is undone after it.
+const VIEWER_ZONE = 'Europe/Stockholm'
+process.env.TZ = VIEWER_ZONE
+
 // The lazy parts the test file's modules declare, loaded first: they render at once, as on a device that
 // has every chunk cached (ui/lazy-part.ts).
 beforeAll(() => preloadEveryPart())
 
 afterEach(() => {
+  process.env.TZ = VIEWER_ZONE
   cleanup()
   localStorage.clear()
   vi.useRealTimers()

@@ -3,11 +3,11 @@
 import { BubleName } from '@buble/shared/bubles'
 import { EVENT_MESSAGES, EventDescription, EventLocation, EventTitle } from '@buble/shared/events'
 import { PollQuestion } from '@buble/shared/polls'
-import { isoToStockholmLocal, stockholmLocalToIso } from '@buble/shared/time'
 import { useEffect, useState } from 'react'
 import { useSession } from '../../session/session-context.tsx'
 import { Field } from '../../ui/field.tsx'
 import { FormModal } from '../../ui/form-modal.tsx'
+import { fromLocalInput, toLocalInput, viewerZoneHint } from '../../ui/format.ts'
 import { SelectField } from '../../ui/select-field.tsx'
 import type { AdminApi } from './admin-api.ts'
 import { ADMIN_TEXTS, SEARCH_DEBOUNCE_MS } from './admin-texts.ts'
@@ -98,11 +98,11 @@ export function EditEventModal({ admin, event, onClose, onSaved }: ModalProps & 
   const [title, setTitle] = useState(event.title)
   const [description, setDescription] = useState(event.description ?? '')
   const [location, setLocation] = useState(event.location ?? '')
-  const [time, setTime] = useState(isoToStockholmLocal(event.event_time))
+  const [time, setTime] = useState(toLocalInput(event.event_time))
   const [problems, setProblems] = useState<EventProblems>({})
 
   async function submit(): Promise<boolean> {
-    const eventTime = time.trim() ? stockholmLocalToIso(time) : null
+    const eventTime = time.trim() ? fromLocalInput(time) : null
     const found: EventProblems = {
       title: problemOf(EventTitle, title),
       description: problemOf(EventDescription, description),
@@ -140,7 +140,7 @@ export function EditEventModal({ admin, event, onClose, onSaved }: ModalProps & 
         value={time}
         onValue={setTime}
         error={problems.time}
-        hint="Stockholm time"
+        hint={viewerZoneHint()}
         required
       />
     </FormModal>

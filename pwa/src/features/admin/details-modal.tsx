@@ -1,7 +1,7 @@
 /** The View modal of each admin table: every field of one row; a user's adds their bubles, a buble's its members. */
 
 import { type ReactNode, useEffect, useState } from 'react'
-import { formatDay, formatMoment } from '../../ui/format.ts'
+import { formatDay, formatEventMoment, formatMoment } from '../../ui/format.ts'
 import { Modal } from '../../ui/modal.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import type { AdminApi } from './admin-api.ts'
@@ -53,7 +53,7 @@ function fieldsOf<K extends DetailTab>(tab: K, row: AdminRows[K]): [string, Reac
         ['Title', event.title],
         ['Description', event.description || '—'],
         ['Location', event.location || '—'],
-        ['Event time', at(event.event_time)],
+        ['Event time', formatEventMoment(event.event_time) || '—'],
         ['Buble', event.buble.name],
         ['Creator', personText(event.creator)],
         ['RSVPs', `${event.rsvps.going} going, ${event.rsvps.maybe} maybe, ${event.rsvps.cant_go} can't go`],

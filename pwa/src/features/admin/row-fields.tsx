@@ -1,7 +1,7 @@
 /** What each admin table shows of its rows, column by column, and how a row is named to a screen reader. */
 
 import type { ReactNode } from 'react'
-import { formatDay, formatMoment } from '../../ui/format.ts'
+import { formatDay, formatEventMoment, formatMoment } from '../../ui/format.ts'
 import { ROLE_LABELS } from './admin-texts.ts'
 import type { AdminInvite, AdminPersonRef, AdminRows } from './admin-types.ts'
 
@@ -62,7 +62,7 @@ export const COLUMNS: { [K in keyof AdminRows]: Column<AdminRows[K]>[] } = {
     { header: 'Title', cell: (event) => event.title },
     { header: 'Buble', cell: (event) => event.buble.name },
     { header: 'Creator', cell: (event) => <PersonCell person={event.creator} /> },
-    { header: 'Event time', cell: (event) => when(event.event_time, formatMoment) },
+    { header: 'Event time', cell: (event) => when(event.event_time, (iso) => formatEventMoment(iso)) },
     { header: 'Created', cell: (event) => when(event.created_at) },
   ],
   polls: [

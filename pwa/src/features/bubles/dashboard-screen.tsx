@@ -1,7 +1,8 @@
 import { useState } from 'react'
-import { type LocalBuble, useBubles } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
+import { type HomeBuble, useHome } from '../../data/home.ts'
 import { type SyncSummary, useSyncSummary } from '../../data/sync-status.ts'
+import { useNow } from '../../data/wall.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { lazyPart } from '../../ui/lazy-part.ts'
 import { Spinner } from '../../ui/spinner.tsx'
@@ -14,7 +15,7 @@ const JoinBubleModal = lazyPart(() => import('./join-buble-modal.tsx'), 'JoinBub
 
 export function DashboardScreen() {
   useDocumentTitle('Your Bubles')
-  const bubles = useBubles()
+  const bubles = useHome()
   const summary = useSyncSummary()
   const [dialog, setDialog] = useState<'create' | 'join' | null>(null)
   const close = () => setDialog(null)
@@ -39,15 +40,16 @@ export function DashboardScreen() {
   )
 }
 
-function DashboardBody({ bubles, summary }: { bubles?: LocalBuble[]; summary?: SyncSummary }) {
+function DashboardBody({ bubles, summary }: { bubles?: HomeBuble[]; summary?: SyncSummary }) {
   const { engine } = useDevice()
+  const now = useNow()
   if (bubles === undefined || summary === undefined) return <Spinner label="Loading your bubles…" />
   if (bubles.length > 0) {
     return (
       <ul className="buble-grid" aria-label="Your bubles">
-        {bubles.map((buble) => (
-          <li key={buble.id}>
-            <BubleCard buble={buble} />
+        {bubles.map((home) => (
+          <li key={home.buble.id}>
+            <BubleCard home={home} now={now} />
           </li>
         ))}
       </ul>

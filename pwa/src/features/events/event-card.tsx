@@ -1,11 +1,15 @@
 import { RSVP_LABELS, RSVP_STATUSES, type Rsvp, type RsvpStatus } from '@buble/shared/events'
 import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
-import { formatEventTime } from '@buble/shared/time'
+import { useRef, useState } from 'react'
 import type { EventActions, LocalEvent } from '../../data/events.ts'
 import { Alert } from '../../ui/alert.tsx'
+import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+import { formatEventMoment } from '../../ui/format.ts'
 import { ItemHead } from '../../ui/item-head.tsx'
 import { useConfirm } from '../../ui/use-confirm.tsx'
 import { EVENT_TEXTS } from './event-texts.ts'
+import { RsvpConfirm } from './rsvp-confirm.tsx'
+import './events.css'
 import { useCalendarDownload } from './use-calendar-download.ts'
 
 interface EventCardProps {
@@ -14,6 +18,8 @@ interface EventCardProps {
   userId: string
   online: boolean
   actions: EventActions
+  /** Its time has passed: marked Past. */
+  past?: boolean
   onEdit: () => void
 }
 
@@ -21,7 +27,7 @@ const namesOf = (rsvps: readonly Rsvp[], status: RsvpStatus) =>
   rsvps.filter((rsvp) => rsvp.status === status).map((rsvp) => rsvp.user.name)
 
 /** One event: what, when, where, who is coming, the user's answer, and what they may do with it. */
-export function EventCard({ event, actor, userId, online, actions, onEdit }: EventCardProps) {
+export function EventCard({ event, actor, userId, online, actions, past = false, onEdit }: EventCardProps) {
   const { ask, dialog } = useConfirm()
   const calendar = useCalendarDownload()
   const rsvps = event.rsvps ?? []
@@ -34,18 +40,28 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
   const calendarBlocked = event._pending ? EVENT_TEXTS.calendarPending : !online ? EVENT_TEXTS.calendarOffline : null
   const hintId = `calendar-hint-${event.id}`
 
-  const answer = (status: RsvpStatus) =>
-    ask({
-      title: 'Confirm RSVP',
-      body: (
-        <p>
-          Answer “{RSVP_LABELS[status]}” to {event.title}?
-        </p>
-      ),
-      confirmLabel: RSVP_LABELS[status],
-      busyLabel: 'Saving…',
-      run: () => actions.rsvp(event.id, status),
-    })
+  // The confirmation before an RSVP, inline: which answer is being asked about, and how it went.
+  const [asking, setAsking] = useState<RsvpStatus | null>(null)
+  const [saving, setSaving] = useState(false)
+  const [rsvpError, setRsvpError] = useState<string | null>(null)
+  const rsvpButtons = useRef<Partial<Record<RsvpStatus, HTMLButtonElement | null>>>({})
+  const stopAsking = (status: RsvpStatus) => {
+    setAsking(null)
+    setRsvpError(null)
+    rsvpButtons.current[status]?.focus()
+  }
+  const answer = async (status: RsvpStatus) => {
+    setSaving(true)
+    try {
+      await actions.rsvp(event.id, status)
+      stopAsking(status)
+    } catch (err) {
+      console.error(ERROR_TEXTS.performAction, err)
+      setRsvpError(ERROR_TEXTS.performAction)
+    } finally {
+      setSaving(false)
+    }
+  }
 
   const remove = () =>
     ask({
@@ -58,7 +74,7 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
     })
 
   return (
-    <article className="card event-card" aria-labelledby={`event-${event.id}`}>
+    <article className={`card event-card${past ? ' is-past' : ''}`} aria-labelledby={`event-${event.id}`}>
       <ItemHead
         id={`event-${event.id}`}
         title={event.title}
@@ -72,7 +88,8 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
         }
       >
         <p className="event-meta">
-          <time dateTime={event.event_time}>{formatEventTime(event.event_time)}</time>
+          {past && <span className="badge badge-muted">{EVENT_TEXTS.past}</span>}
+          <time dateTime={event.event_time}>{formatEventMoment(event.event_time)}</time>
           {event.location && <span>{event.location}</span>}
         </p>
       </ItemHead>
@@ -107,9 +124,16 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
               type="button"
               className={`btn btn-small ${mine === status ? 'btn-primary' : 'btn-secondary'}`}
               aria-pressed={mine === status}
-              aria-haspopup={mine === status ? undefined : 'dialog'}
+              aria-expanded={mine === status ? undefined : asking === status}
+              ref={(button) => {
+                rsvpButtons.current[status] = button
+              }}
               // The current answer is already given: pressing it again would change nothing.
-              onClick={() => mine !== status && answer(status)}
+              onClick={() => {
+                if (mine === status || saving) return
+                setRsvpError(null)
+                setAsking(status)
+              }}
             >
               {RSVP_LABELS[status]}
             </button>
@@ -130,6 +154,16 @@ export function EventCard({ event, actor, userId, online, actions, onEdit }: Eve
           </span>
         )}
       </div>
+      {asking && (
+        <RsvpConfirm
+          eventTitle={event.title}
+          status={asking}
+          busy={saving}
+          error={rsvpError}
+          onYes={() => void answer(asking)}
+          onNo={() => stopAsking(asking)}
+        />
+      )}
       {calendar.error && <Alert kind="error">{calendar.error}</Alert>}
       {dialog}
     </article>

@@ -8,5 +8,14 @@ export const EVENT_TEXTS = {
   empty: 'No events yet',
   emptyHint: 'Plan something together: create the first event.',
   emptyHintReader: 'Events members create show here.',
+  /** The confirmation before an RSVP (spec part 2 §2), inline in the card. */
+  confirmRsvp: 'Confirm RSVP',
+  yes: 'Yes',
+  no: 'No',
+  rsvpSaving: 'Saving…',
+  past: 'Past',
+  pastHeading: 'Past',
+  noUpcoming: 'No upcoming events',
+  noUpcomingHint: 'Past events are listed below.',
   statsEmpty: 'No RSVPs yet. The most popular events show here.',
 } as const

@@ -21,9 +21,10 @@ const openEvents = (rows: (bubleId: string) => Change[], options: TabOptions = {
   openBubleTab('events', rows, options)
 const card = (title: string) => screen.findByRole('article', { name: title })
 
+// Times show on the viewer's own clock; the test setup makes the viewer Stockholm's, unless a test says otherwise.
 afterEach(() => vi.restoreAllMocks())
 
-test('an event card shows what, when (Stockholm), where, who made it, who is coming and its link', async () => {
+test('an event card shows what, when (the viewer’s zone, named), where, who made it, who is coming and its link', async () => {
   openEvents((id) => [
     eventChange(makeEvent(id, 'Bob Builder', 'Later', '2027-01-10T10:00:00.000Z')),
     eventChange(
@@ -48,7 +49,7 @@ test('an event card shows what, when (Stockholm), where, who made it, who is com
       .getAllByRole('heading')
       .map((h) => h.textContent),
   ).toEqual(['Christmas dinner', 'Later'])
-  expect(within(dinner).getByText('Thu 24 Dec 2026, 18:00')).toHaveAttribute('dateTime', XMAS)
+  expect(within(dinner).getByText('Thu 24 Dec, 18:00 CET')).toHaveAttribute('dateTime', XMAS)
   expect(dinner).toHaveTextContent('Bob’s place')
   expect(dinner).toHaveTextContent('Bring a dish')
   expect(dinner).toHaveTextContent('Created by Bob Builder')
@@ -75,7 +76,7 @@ test('Create Event checks the form, then shows the event at once as Sending… a
   await app.user.click(within(dialog).getByRole('button', { name: 'Create Event' }))
   expect(within(dialog).getByLabelText('Title')).toHaveAccessibleDescription('Title is required')
   expect(within(dialog).getByLabelText('Date and time')).toHaveAccessibleDescription(
-    'Stockholm time Event time is required',
+    'Your time zone: CET (Europe/Stockholm) Event time is required',
   )
   expect(await app.device.current()!.db.outbox.count()).toBe(0)
 
@@ -86,7 +87,7 @@ test('Create Event checks the form, then shows the event at once as Sending… a
   await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   const mine = await card('Christmas dinner')
   expect(within(mine).getByText('Sending…')).toBeInTheDocument()
-  expect(within(mine).getByText('Thu 24 Dec 2026, 18:00')).toBeInTheDocument()
+  expect(within(mine).getByText('Thu 24 Dec, 18:00 CET')).toBeInTheDocument()
   expect(within(mine).getByRole('button', { name: 'Add to calendar' })).toBeDisabled()
   await waitFor(() => expect(mutations(app.device.pushes)).toHaveLength(1))
   expect(mutations(app.device.pushes)[0]).toMatchObject({
@@ -102,7 +103,7 @@ test('Create Event checks the form, then shows the event at once as Sending… a
   })
 })
 
-test('an RSVP asks first: Cancel changes nothing, confirming presses the answer and counts it', async () => {
+test('an RSVP asks first, inline in the card: No changes nothing, Yes presses the answer and counts it', async () => {
   const app = openEvents(
     (id) => [eventChange(makeEvent(id, 'Bob Builder', 'Picnic', XMAS, { 'Bob Builder': 'going' }))],
     {
@@ -111,28 +112,42 @@ test('an RSVP asks first: Cancel changes nothing, confirming presses the answer 
   )
   const picnic = await card('Picnic')
   const going = within(picnic).getByRole('button', { name: 'Going' })
+  const question = () => within(picnic).queryByRole('group', { name: 'Confirm RSVP' })
   expect(going).toHaveAttribute('aria-pressed', 'false')
   await app.user.click(going)
-  await app.user.click(
-    within(screen.getByRole('dialog', { name: 'Confirm RSVP' })).getByRole('button', { name: 'Cancel' }),
-  )
+  // Not a page-blocking dialog: the question sits in the card, and Yes has the focus.
   expect(screen.queryByRole('dialog')).toBeNull()
+  expect(question()).toHaveTextContent('Answer “Going” to Picnic?')
+  expect(going).toHaveAttribute('aria-expanded', 'true')
+  expect(within(question()!).getByRole('button', { name: 'Yes' })).toHaveFocus()
+  await app.user.click(within(question()!).getByRole('button', { name: 'No' }))
+  expect(question()).toBeNull()
+  expect(going).toHaveFocus()
   expect(going).toHaveAttribute('aria-pressed', 'false')
   expect(await app.device.current()!.db.outbox.count()).toBe(0)
 
+  // Escape answers No as well.
+  await app.user.click(going)
+  await app.user.keyboard('{Escape}')
+  expect(question()).toBeNull()
+  expect(await app.device.current()!.db.outbox.count()).toBe(0)
+
   await app.user.click(within(picnic).getByRole('button', { name: 'Maybe' }))
-  const dialog = screen.getByRole('dialog', { name: 'Confirm RSVP' })
-  expect(dialog).toHaveTextContent('Answer “Maybe” to Picnic?')
-  await app.user.click(within(dialog).getByRole('button', { name: 'Maybe' }))
+  expect(question()).toHaveTextContent('Answer “Maybe” to Picnic?')
+  expect(within(question()!).getByRole('button', { name: 'Yes' })).toHaveAccessibleDescription(
+    'Answer “Maybe” to Picnic?',
+  )
+  await app.user.click(within(question()!).getByRole('button', { name: 'Yes' }))
   await waitFor(() =>
     expect(within(picnic).getByRole('button', { name: 'Maybe' })).toHaveAttribute('aria-pressed', 'true'),
   )
+  expect(question()).toBeNull()
   expect(picnic).toHaveTextContent('Maybe (1)Alice Example')
   // An answer is not the user's writing: the event does not read Sending….
   expect(within(picnic).queryByText('Sending…')).toBeNull()
 
   await app.user.click(within(picnic).getByRole('button', { name: 'Going' }))
-  await app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Going' }))
+  await app.user.keyboard('{Enter}')
   await waitFor(() => expect(picnic).toHaveTextContent('Going (2)Bob Builder, Alice Example'))
   expect(picnic).toHaveTextContent('Maybe (0)')
   await waitFor(() => expect(mutations(app.device.pushes)).toHaveLength(1))
@@ -236,4 +251,72 @@ test('a refused event is taken back and the sync status names it with the spec�
   await app.user.click(within(dialog).getByRole('button', { name: 'Create Event' }))
   expect(await screen.findByText('Not saved: Failed to create event')).toBeInTheDocument()
   await waitFor(() => expect(screen.queryByRole('article', { name: 'Not allowed' })).toBeNull())
+})
+
+test('a viewer in New York enters and reads times on their own clock, the zone named', async () => {
+  process.env.TZ = 'America/New_York'
+  const app = openEvents((id) => [eventChange(makeEvent(id, 'Bob Builder', 'Carols', XMAS))], { server: silent })
+  expect(within(await card('Carols')).getByText('Thu 24 Dec, 12:00 EST')).toHaveAttribute('dateTime', XMAS)
+  await app.user.click(screen.getByRole('button', { name: 'Create Event' }))
+  const dialog = screen.getByRole('dialog', { name: 'Create Event' })
+  expect(within(dialog).getByLabelText('Date and time')).toHaveAccessibleDescription(
+    expect.stringContaining('(America/New York)'),
+  )
+  await app.user.type(within(dialog).getByLabelText('Title'), 'Skating')
+  fireEvent.change(within(dialog).getByLabelText('Date and time'), { target: { value: '2026-12-24T19:30' } })
+  await app.user.click(within(dialog).getByRole('button', { name: 'Create Event' }))
+  await waitFor(() => expect(mutations(app.device.pushes)).toHaveLength(1))
+  // 19:30 in New York in winter is 00:30 the next day in UTC.
+  expect(mutations(app.device.pushes)[0]!.args).toMatchObject({ event_time: '2026-12-25T00:30:00.000Z' })
+  expect(within(await card('Skating')).getByText('Thu 24 Dec, 19:30 EST')).toBeInTheDocument()
+})
+
+test('a time that has passed is refused on create, with the reason, and nothing is queued', async () => {
+  const app = openEvents(() => [], { server: silent })
+  await app.user.click(await screen.findByRole('button', { name: 'Create Event' }))
+  const dialog = screen.getByRole('dialog', { name: 'Create Event' })
+  await app.user.type(within(dialog).getByLabelText('Title'), 'Yesterday’s lunch')
+  fireEvent.change(within(dialog).getByLabelText('Date and time'), { target: { value: '2020-01-01T12:00' } })
+  await app.user.click(within(dialog).getByRole('button', { name: 'Create Event' }))
+  expect(within(dialog).getByLabelText('Date and time')).toHaveAccessibleDescription(
+    expect.stringContaining('This time has already passed: pick a date and time still to come'),
+  )
+  expect(screen.getByRole('dialog', { name: 'Create Event' })).toBeInTheDocument()
+  expect(await app.device.current()!.db.outbox.count()).toBe(0)
+})
+
+test('past events are marked Past and listed after the upcoming ones, under a Past heading, latest first', async () => {
+  const app = openEvents(
+    (id) => [
+      eventChange(makeEvent(id, 'Alice Example', 'Old picnic', '2025-06-01T10:00:00.000Z')),
+      eventChange(makeEvent(id, 'Alice Example', 'Last party', '2026-01-01T20:00:00.000Z')),
+      eventChange(makeEvent(id, 'Alice Example', 'Christmas', XMAS)),
+    ],
+    { server: silent },
+  )
+  await card('Christmas')
+  const titles = (list: HTMLElement) =>
+    within(list)
+      .getAllByRole('heading')
+      .map((h) => h.textContent)
+  expect(titles(screen.getByRole('list', { name: 'Events' }))).toEqual(['Christmas'])
+  const past = screen.getByRole('region', { name: 'Past' })
+  expect(titles(within(past).getByRole('list', { name: 'Past' }))).toEqual(['Last party', 'Old picnic'])
+  expect(within(await card('Old picnic')).getByText('Past')).toBeInTheDocument()
+  expect(within(await card('Christmas')).queryByText('Past')).toBeNull()
+
+  // Editing a past event may keep its time (fixing a typo after the fact).
+  await app.user.click(within(await card('Last party')).getByRole('button', { name: 'Edit event' }))
+  const dialog = screen.getByRole('dialog', { name: 'Edit Event' })
+  await app.user.type(within(dialog).getByLabelText('Location'), 'Home')
+  await app.user.click(within(dialog).getByRole('button', { name: 'Save' }))
+  await waitFor(() => expect(mutations(app.device.pushes)).toHaveLength(1))
+  expect(mutations(app.device.pushes)[0]).toMatchObject({ name: 'event.update', args: { location: 'Home' } })
+})
+
+test('with only past events, the list says there is nothing upcoming instead of “No events yet”', async () => {
+  openEvents((id) => [eventChange(makeEvent(id, 'Alice Example', 'Old picnic', '2025-06-01T10:00:00.000Z'))])
+  expect(await screen.findByRole('heading', { name: 'No upcoming events' })).toBeInTheDocument()
+  expect(screen.queryByRole('heading', { name: 'No events yet' })).toBeNull()
+  expect(await card('Old picnic')).toBeInTheDocument()
 })

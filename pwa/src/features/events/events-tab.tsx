@@ -1,9 +1,11 @@
+import { isPastEventTime } from '@buble/shared/events'
 import { can, type MemberActor } from '@buble/shared/permissions'
 import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { type LocalEvent, useEventActions, useEvents } from '../../data/events.ts'
 import { useOnline } from '../../data/sync-status.ts'
+import { useNow } from '../../data/wall.ts'
 import { ContentList } from '../../ui/content-list.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { draftOf, EventFormModal, type EventValues } from '../../ui/event-form-modal.tsx'
@@ -17,36 +19,65 @@ function changesOf(event: LocalEvent, values: EventValues): Partial<EventValues>
   ) as Partial<EventValues>
 }
 
-/** The events tab: the buble's events soonest first, answers, and (for those who may) create and edit. */
+/** Upcoming events soonest first; past ones after them, the latest first (decision 80). */
+export function splitByTime(events: readonly LocalEvent[], now: number) {
+  const upcoming: LocalEvent[] = []
+  const past: LocalEvent[] = []
+  for (const event of events) (isPastEventTime(event.event_time, now) ? past : upcoming).push(event)
+  past.reverse()
+  return { upcoming, past }
+}
+
+/** The events tab: the buble's upcoming events soonest first, then the past ones; answers, create and edit. */
 export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
   const { userId } = useDevice()
   const events = useEvents(buble.id)
   const actions = useEventActions()
   const online = useOnline()
+  const now = useNow()
   const [modal, setModal] = useState<'create' | LocalEvent | null>(null)
   const mayCreate = can(actor, 'event.create')
   const close = () => setModal(null)
+  const { upcoming, past } = splitByTime(events.rows ?? [], now)
+  const card = (event: LocalEvent, isPast: boolean) => (
+    <EventCard
+      event={event}
+      actor={actor}
+      userId={userId}
+      online={online}
+      actions={actions}
+      past={isPast}
+      onEdit={() => setModal(event)}
+    />
+  )
 
   return (
     <>
       <ContentList
         title="Events"
         create={mayCreate ? { label: EVENT_TEXTS.create, onClick: () => setModal('create') } : undefined}
-        items={events.rows}
+        items={events.rows === undefined ? undefined : upcoming}
         loadingLabel="Loading events…"
-        empty={{ title: EVENT_TEXTS.empty, text: mayCreate ? EVENT_TEXTS.emptyHint : EVENT_TEXTS.emptyHintReader }}
+        empty={
+          past.length > 0
+            ? { title: EVENT_TEXTS.noUpcoming, text: EVENT_TEXTS.noUpcomingHint }
+            : { title: EVENT_TEXTS.empty, text: mayCreate ? EVENT_TEXTS.emptyHint : EVENT_TEXTS.emptyHintReader }
+        }
       >
-        {(event) => (
-          <EventCard
-            event={event}
-            actor={actor}
-            userId={userId}
-            online={online}
-            actions={actions}
-            onEdit={() => setModal(event)}
-          />
-        )}
+        {(event) => card(event, false)}
       </ContentList>
+      {past.length > 0 && (
+        <section className="content-list events-past" aria-labelledby="past-events-title">
+          <h2 className="section-title" id="past-events-title">
+            {EVENT_TEXTS.pastHeading}
+          </h2>
+          <ol className="event-list" aria-label={EVENT_TEXTS.pastHeading}>
+            {past.map((event) => (
+              <li key={event.id}>{card(event, true)}</li>
+            ))}
+          </ol>
+        </section>
+      )}
       {modal === 'create' && (
         <EventFormModal
           heading={EVENT_TEXTS.create}
@@ -63,6 +94,7 @@ export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAc
           submitLabel="Save"
           busyLabel="Saving…"
           initial={draftOf(modal)}
+          original={modal.event_time}
           failure={ERROR_TEXTS.updateEvent}
           onSubmit={async (values) => {
             const changes = changesOf(modal, values)

@@ -1,20 +1,20 @@
 import { CreateEventBody } from '@buble/shared/events'
 import { CreatePollBody, POLL_MIN_OPTIONS } from '@buble/shared/polls'
 import { DEFAULT_EVENT_POLL_OPTIONS, type ExternalEvent } from '@buble/shared/providers'
-import { isoToStockholmLocal } from '@buble/shared/time'
 import { useState } from 'react'
 import { useEventActions } from '../../data/events.ts'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { EventFormModal, type EventValues } from '../../ui/event-form-modal.tsx'
 import { Field } from '../../ui/field.tsx'
 import { FormProblem } from '../../ui/form-modal.tsx'
+import { toLocalInput } from '../../ui/format.ts'
 import { PollOptionsFields } from './poll-options-fields.tsx'
 
 export const pollQuestionFor = (title: string) => `Are you coming to ${title.trim()}?`
 
 /** A date alone has no time: the evening of that day is a guess the member sees and can change. */
 const startLocal = (startDate: string) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(startDate) ? `${startDate}T19:00` : isoToStockholmLocal(startDate)
+  /^\d{4}-\d{2}-\d{2}$/.test(startDate) ? `${startDate}T19:00` : toLocalInput(startDate)
 
 /**
  * Turns a finder event into a buble event (spec part 2 §4), prefilled and editable, optionally with

@@ -1,11 +1,13 @@
-import { optionBarPercent, participationLabel, participationPercent } from '@buble/shared/polls'
+import { optionBarPercent, participationLabel, participationPercent, voteSharePercent } from '@buble/shared/polls'
 import type { LocalPoll } from '../../data/events.ts'
 import { plural } from '../../ui/format.ts'
 import { POLL_TEXTS } from './poll-texts.ts'
+import './polls.css'
 
 /**
  * A poll's results once the user has voted (spec part 2 §2): votes per option with a bar relative to
- * the member count, the total, the members, and the share of members who voted with its label.
+ * the member count, the total, the members, and the share of members who voted with its label; beside
+ * the bar, each option's share of the votes cast (so 1 of 1 votes does not read as half).
  * Bars are <meter> elements: the CSP forbids style attributes, so no inline widths.
  */
 export function PollResults({ poll, memberCount }: { poll: LocalPoll; memberCount: number }) {
@@ -29,6 +31,13 @@ export function PollResults({ poll, memberCount }: { poll: LocalPoll; memberCoun
                 value={optionBarPercent(option.votes_count, memberCount)}
                 aria-label={`${option.option_text}: ${option.votes_count} of ${plural(memberCount, 'member')}`}
               />
+              <span className="poll-result-share">
+                {POLL_TEXTS.share(
+                  option.votes_count,
+                  poll.totalVotes,
+                  voteSharePercent(option.votes_count, poll.totalVotes),
+                )}
+              </span>
             </li>
           )
         })}

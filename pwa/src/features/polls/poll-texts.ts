@@ -10,4 +10,6 @@ export const POLL_TEXTS = {
   changeVote: 'Change vote',
   removeVote: 'Remove vote',
   addOption: 'Add option',
+  /** An option's share of the votes cast: "1 of 1 votes · 100 %". */
+  share: (votes: number, total: number, percent: number) => `${votes} of ${total} votes · ${percent} %`,
 } as const

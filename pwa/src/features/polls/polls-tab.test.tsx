@@ -31,6 +31,12 @@ test('a vote asks first; then the results show votes, bars against the member co
   ])
   expect(within(results).getByRole('meter', { name: 'Yes: 2 of 4 members' })).toHaveAttribute('value', '50')
   expect(within(results).getByRole('meter', { name: 'No: 1 of 4 members' })).toHaveAttribute('value', '25')
+  // Beside each bar, the option's share of the votes cast.
+  expect(rows.map((row) => row.querySelector('.poll-result-share')?.textContent)).toEqual([
+    '2 of 3 votes · 67 %',
+    '1 of 3 votes · 33 %',
+    '0 of 3 votes · 0 %',
+  ])
   // 3 of 4 members voted: 75 %, High.
   expect(poll).toHaveTextContent('Total votes3')
   expect(poll).toHaveTextContent('Members4')
@@ -134,4 +140,14 @@ test('a refused vote is taken back and the sync status says Failed to perform ac
       within(screen.getByRole('article', { name: 'Pizza?' })).getByRole('button', { name: 'Yes' }),
     ).toBeInTheDocument(),
   )
+})
+
+test('1 of 1 votes reads as all the votes cast, while the spec’s bar stays against the member count', async () => {
+  openPolls((id) => [pollChange(makePoll(id, 'Bob Builder', 'Soup?', { Soup: 1, Stew: 0 }, { votedFor: 'Soup' }))])
+  const results = await within(await card('Soup?')).findByRole('list', { name: 'Results of Soup?' })
+  const [soup, stew] = within(results).getAllByRole('listitem')
+  expect(within(soup!).getByText('1 of 1 votes · 100 %')).toBeInTheDocument()
+  expect(within(stew!).getByText('0 of 1 votes · 0 %')).toBeInTheDocument()
+  // The buble has four members: the spec's bar shows a quarter.
+  expect(within(results).getByRole('meter', { name: 'Soup: 1 of 4 members' })).toHaveAttribute('value', '25')
 })
