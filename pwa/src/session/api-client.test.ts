@@ -17,13 +17,13 @@ beforeEach(() => {
 })
 
 /** A signed-in client whose token has `left` ms to live. */
-function setup(routes: Record<string, Reply | Reply[]>, left = SESSION_LIFETIME_MS) {
+function setup(routes: Record<string, Reply | Reply[]>, left = SESSION_LIFETIME_MS, online = true) {
   const server = fakeFetch(routes)
-  const session = createSession({ storage: localStorage, fetch: server.fetch })
+  const session = createSession({ storage: localStorage, fetch: server.fetch, online: () => online })
   session.signIn({ access_token: 'jwt', user: alice })
   vi.setSystemTime(NOW + SESSION_LIFETIME_MS - left)
   const redirectToLogin = vi.fn()
-  const api = createApiClient({ session, fetch: server.fetch, redirectToLogin })
+  const api = createApiClient({ session, fetch: server.fetch, redirectToLogin, online: () => online })
   return { server, session, api, redirectToLogin }
 }
 
@@ -51,6 +51,27 @@ describe('before a request', () => {
     expect(server.calls).toHaveLength(0)
     expect(session.getState().isAuthenticated).toBe(false)
     expect(redirectToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  test('offline, an expired token keeps the session: the call fails as fetch does without a connection', async () => {
+    const { server, session, api, redirectToLogin } = setup({}, -1, false)
+    const failure = await api.get('/sync/pull?limit=500').catch((err: unknown) => err)
+    expect(failure).toBeInstanceOf(TypeError)
+    expect(server.calls).toHaveLength(0)
+    expect(session.getState()).toMatchObject({ isAuthenticated: true, token: 'jwt' })
+    expect(redirectToLogin).not.toHaveBeenCalled()
+  })
+
+  test('under an hour left and the refresh unanswered: the call goes with the token it has, the session stays', async () => {
+    const { server, session, api, redirectToLogin } = setup(
+      { [REFRESH]: new TypeError('Failed to fetch'), [PROFILE]: json(200, alice) },
+      59 * MINUTE,
+    )
+    await expect(api.get('/users/profile')).resolves.toEqual(alice)
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual([REFRESH, PROFILE])
+    expect(server.calls[1]?.headers.Authorization).toBe('Bearer jwt')
+    expect(session.getState()).toMatchObject({ isAuthenticated: true, token: 'jwt' })
+    expect(redirectToLogin).not.toHaveBeenCalled()
   })
 
   test('signed out, a protected call is not sent (it could only be a 401); an open one still is', async () => {

@@ -4,6 +4,7 @@
  */
 
 import { Modal } from '../ui/modal.tsx'
+import { SESSION_NOTICE_TITLES } from './session.ts'
 import { useServices, useSession } from './session-context.tsx'
 
 export function SessionExpiredModal({ notice }: { notice: string }) {
@@ -18,6 +19,8 @@ export function SessionExpiredModal({ notice }: { notice: string }) {
       console.warn('Session refresh failed', err)
     }
     if (refreshed) return session.dismissExpiryNotice()
+    // Unanswered (the connection went): the session is kept and the notice stays, to try again.
+    if (!navigator.onLine && session.getState().token) return
     session.logout()
     redirectToLogin()
   }
@@ -30,7 +33,7 @@ export function SessionExpiredModal({ notice }: { notice: string }) {
 
   return (
     <Modal
-      title="Session Expired"
+      title={SESSION_NOTICE_TITLES[notice] ?? 'Session Expired'}
       actions={
         <>
           <button type="button" className="btn btn-secondary" onClick={signOut} disabled={refreshing}>
