@@ -1,3 +1,4 @@
+import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
 import { beforeEach, describe, expect, test, vi } from 'vitest'
 import { fakeFetch, json, type Reply } from '../test/fake-fetch.ts'
@@ -50,7 +51,7 @@ describe('before a request', () => {
     await expect(api.get('/users/profile')).rejects.toThrow(new SessionError('Token expired'))
     expect(server.calls).toHaveLength(0)
     expect(session.getState().isAuthenticated).toBe(false)
-    expect(redirectToLogin).toHaveBeenCalledTimes(1)
+    expect(redirectToLogin).toHaveBeenCalledExactlyOnceWith('session-expired')
   })
 
   test('offline, an expired token keeps the session: the call fails as fetch does without a connection', async () => {
@@ -160,6 +161,18 @@ describe('on a 401 answer', () => {
     expect(server.callsTo(PROFILE)).toHaveLength(2)
     expect(session.getState().isAuthenticated).toBe(false)
     expect(redirectToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  test('a token revoked by a new password sends the user to /login with the reason; other 401s without one', async () => {
+    const revoked = () => json(401, { message: SESSION_REVOKED_MESSAGE, code: 'UNAUTHORIZED' })
+    const { session, api, redirectToLogin } = setup({ [PROFILE]: revoked(), [REFRESH]: revoked() })
+    await expect(api.get('/users/profile')).rejects.toMatchObject({ status: 401, message: SESSION_REVOKED_MESSAGE })
+    expect(session.getState().isAuthenticated).toBe(false)
+    expect(redirectToLogin).toHaveBeenCalledExactlyOnceWith('password-changed')
+
+    const other = setup({ [PROFILE]: unauthorized(), [REFRESH]: unauthorized() })
+    await expect(other.api.get('/users/profile')).rejects.toMatchObject({ status: 401 })
+    expect(other.redirectToLogin).toHaveBeenCalledExactlyOnceWith(undefined)
   })
 
   test('a failed refresh logs out and redirects without retrying', async () => {

@@ -3,8 +3,10 @@
  * before a request, the Bearer header, one refresh-and-retry on a 401, and ApiError for failures.
  */
 
+import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { API_BASE, REFRESH_THRESHOLD_MS } from '@buble/shared/constants'
 import { ErrorBody } from '@buble/shared/errors'
+import type { LoginReason } from './redirect.ts'
 import { browserOnline, SESSION_MESSAGES, type Session, SessionError } from './session.ts'
 
 /** A non-2xx answer. `message` is the server's text, or '' when it sent none. */
@@ -45,8 +47,8 @@ export interface RequestOptions {
 export interface ApiClientDeps {
   session: Session
   fetch: typeof fetch
-  /** A full-page move to /login: nothing of the failed session should survive in memory. */
-  redirectToLogin: () => void
+  /** A full-page move to /login: nothing of the failed session should survive in memory. The reason is shown there. */
+  redirectToLogin: (reason?: LoginReason) => void
   /** Whether the device has a connection (navigator.onLine). */
   online?: () => boolean
 }
@@ -79,9 +81,9 @@ async function toApiError(res: Response): Promise<ApiError> {
 }
 
 export function createApiClient({ session, fetch: fetchFn, redirectToLogin, online = browserOnline }: ApiClientDeps) {
-  function endSession(message: string): never {
+  function endSession(message: string, reason?: LoginReason): never {
     session.logout()
-    redirectToLogin()
+    redirectToLogin(reason)
     throw new SessionError(message)
   }
 
@@ -96,7 +98,7 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
       // Offline nothing could be refreshed or signed in: the session (and the queue) waits for a connection,
       // and the call fails as fetch would without one (a TypeError: the sync engine retries later).
       if (!online()) throw new TypeError(OFFLINE_EXPIRED)
-      endSession(SESSION_MESSAGES.tokenExpired)
+      endSession(SESSION_MESSAGES.tokenExpired, 'session-expired')
     }
     if (left < REFRESH_THRESHOLD_MS) {
       if (await session.refresh()) return session.getState().token
@@ -138,8 +140,11 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
       if (current && current !== used) res = await send(path, options, current)
       if (res.status === 401 && (await session.refresh())) res = await send(path, options, session.getState().token)
       if (res.status === 401) {
+        const error = await toApiError(res)
         session.logout()
-        redirectToLogin()
+        // A new password revoked the token (set here, elsewhere or by an admin): the sign-in page says so.
+        redirectToLogin(error.message === SESSION_REVOKED_MESSAGE ? 'password-changed' : undefined)
+        throw error
       }
     }
     if (!res.ok) throw await toApiError(res)

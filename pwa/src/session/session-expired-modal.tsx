@@ -4,7 +4,7 @@
  */
 
 import { Modal } from '../ui/modal.tsx'
-import { SESSION_NOTICE_TITLES } from './session.ts'
+import { SESSION_MESSAGES, SESSION_NOTICE_TITLES } from './session.ts'
 import { useServices, useSession } from './session-context.tsx'
 
 export function SessionExpiredModal({ notice }: { notice: string }) {
@@ -22,7 +22,7 @@ export function SessionExpiredModal({ notice }: { notice: string }) {
     // Unanswered (the connection went): the session is kept and the notice stays, to try again.
     if (!navigator.onLine && session.getState().token) return
     session.logout()
-    redirectToLogin()
+    redirectToLogin(notice === SESSION_MESSAGES.expired ? 'session-expired' : undefined)
   }
 
   function signOut() {
