@@ -28,7 +28,7 @@ export function SessionExpiredModal({ notice }: { notice: string }) {
   function signOut() {
     session.logout()
     session.dismissExpiryNotice()
-    redirectToLogin()
+    redirectToLogin(notice === SESSION_MESSAGES.expired ? 'session-expired' : undefined)
   }
 
   return (
