@@ -38,6 +38,24 @@ test('a moderator deletes the owner’s post: the Delete is offered, and the pos
   const olga = await person(browser, 'Olga Owner')
   const mo = await person(browser, 'Mo Moderator')
   const club = `Mods ${Date.now()}`
+
+  await test.step('the skip link is invisible until the keyboard reaches it', async () => {
+    await olga.page.reload()
+    await expect(olga.page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
+    const skip = olga.page.getByRole('link', { name: 'Skip to content' })
+    const hidden = await skip.evaluate((link) => {
+      const box = link.getBoundingClientRect()
+      return { width: box.width, height: box.height, shadow: getComputedStyle(link).boxShadow }
+    })
+    expect(hidden.width * hidden.height).toBeLessThanOrEqual(1)
+    expect(hidden.shadow).toBe('none')
+    await olga.page.keyboard.press('Tab')
+    await expect(skip).toBeFocused()
+    const shown = await skip.boundingBox()
+    expect(shown!.width).toBeGreaterThan(40)
+    expect(shown!.y).toBeGreaterThanOrEqual(0)
+  })
+
   const bubleId = await createBuble(olga.page, club)
   await join(mo.page, await inviteCode(olga.page), club)
 
