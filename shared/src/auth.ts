@@ -155,3 +155,6 @@ export type HealthResponse = z.infer<typeof HealthResponse>
  * the sign-in page (/login?reason=password-changed).
  */
 export const SESSION_REVOKED_MESSAGE = 'Your password was changed, so this session has ended'
+
+/** The verify-email answer (410) for a link whose account is verified already: opened twice, say. */
+export const ALREADY_VERIFIED_MESSAGE = 'Your e-mail is already verified'

@@ -2,9 +2,11 @@
 export const AUTH_TEXTS = {
   /** The one line above the sign-in form that says what Buble is. */
   tagline: 'Buble is a private space for your small groups: posts, chat, events and polls, even offline.',
-  alreadyVerified: 'Your e-mail is already verified',
+  /** The verification link opened again once the address is verified (the API's ALREADY_VERIFIED_MESSAGE). */
+  alreadyVerified: ALREADY_VERIFIED_MESSAGE,
 } as const
 
+import { ALREADY_VERIFIED_MESSAGE } from '@buble/shared/auth'
 import { LOGIN_REASON_KEYS, type LoginReason } from '../../session/redirect.ts'
 
 /** Why the app sent the user to /login (`/login?reason=…`), and the line the page shows for it. */
