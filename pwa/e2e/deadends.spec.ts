@@ -183,3 +183,37 @@ test('an offline reload with an expiring or expired token stays signed in; onlin
   expect(pat.problems.filter((problem) => !/ERR_INTERNET_DISCONNECTED/.test(problem))).toEqual([])
   await pat.close()
 })
+
+test('a password changed on another device signs this one out, and the sign-in page says why', async ({ browser }) => {
+  const ada = await person(browser, 'Ada Twice')
+  await test.step('on another device, the password is changed', async () => {
+    const other = await browser.newContext()
+    const res = await other.request.post('/api/auth/login', { data: { email: ada.email, password: PASSWORD } })
+    const { access_token } = (await res.json()) as { access_token: string }
+    const changed = await other.request.post('/api/users/change-password', {
+      headers: { authorization: `Bearer ${access_token}` },
+      data: { currentPassword: PASSWORD, newPassword: 'Another-horse-43' },
+    })
+    expect(changed.status()).toBe(200)
+    await other.close()
+  })
+
+  await test.step('this device’s next call is refused: the sign-in page says the password was changed', async () => {
+    await ada.page.reload()
+    await expect(ada.page.getByRole('heading', { name: 'Sign in to Buble' })).toBeVisible()
+    await expect(ada.page).toHaveURL(/\/login\?reason=password-changed$/)
+    await expect(ada.page.getByRole('status')).toContainText(
+      'You were signed out because your password was changed or reset',
+    )
+    await expect(
+      ada.page.getByText(
+        'Buble is a private space for your small groups: posts, chat, events and polls, even offline.',
+      ),
+    ).toBeVisible()
+    await expectAccessible(ada.page, 'the sign-in page with its reason')
+  })
+
+  // The refused calls are the network's own lines (401 answers), nothing else.
+  expect(ada.problems.filter((problem) => !/status of 401 \(Unauthorized\)/.test(problem))).toEqual([])
+  await ada.close()
+})
