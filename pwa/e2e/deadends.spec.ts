@@ -19,6 +19,36 @@ test.use({ viewport: { width: 360, height: 740 } })
 const tokenOf = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token as string)
 
+/** The focused control's ring (an outline, or a box-shadow spread) lies inside every box around it that clips. */
+async function expectRingUnclipped(page: Page) {
+  const clipped = await page.evaluate(() => {
+    const focused = document.activeElement as HTMLElement | null
+    if (!focused || focused === document.body) return 'nothing focused'
+    const style = getComputedStyle(focused)
+    // The ring is an outline, or a box-shadow spread (the buttons' `--focus`).
+    const outline =
+      style.outlineStyle === 'none'
+        ? null
+        : Number.parseFloat(style.outlineOffset) + Number.parseFloat(style.outlineWidth)
+    const spread = style.boxShadow === 'none' ? null : Number.parseFloat(style.boxShadow.split(/px\s+/)[3] ?? '')
+    if (outline === null && (spread === null || Number.isNaN(spread))) return 'no ring'
+    const reach = Math.max(outline ?? 0, style.boxShadow.includes('inset') ? 0 : (spread ?? 0))
+    const box = focused.getBoundingClientRect()
+    const ring = { left: box.left - reach, top: box.top - reach, right: box.right + reach, bottom: box.bottom + reach }
+    for (let at = focused.parentElement; at && at !== document.body; at = at.parentElement) {
+      const { overflowX, overflowY } = getComputedStyle(at)
+      if (overflowX === 'visible' && overflowY === 'visible') continue
+      const clip = at.getBoundingClientRect()
+      const inside =
+        (overflowX === 'visible' || (ring.left >= clip.left - 0.5 && ring.right <= clip.right + 0.5)) &&
+        (overflowY === 'visible' || (ring.top >= clip.top - 0.5 && ring.bottom <= clip.bottom + 0.5))
+      if (!inside) return `${focused.outerHTML.slice(0, 80)} clipped by .${at.className}`
+    }
+    return null
+  })
+  expect(clipped).toBeNull()
+}
+
 async function createBuble(page: Page, name: string): Promise<string> {
   await page.getByRole('button', { name: 'Create New Buble' }).click()
   await page.getByLabel('Buble Name').fill(name)
@@ -76,11 +106,22 @@ test('a moderator deletes the owner’s post: the Delete is offered, and the pos
 
     // The moderator is on the buble page since joining; the new role comes with the member row.
     await mo.page.reload()
+    // Reached by the keyboard, the section tab's focus ring is whole.
+    await wallTab(mo.page).focus()
+    await mo.page.keyboard.press('Shift+Tab')
+    await mo.page.keyboard.press('Tab')
+    await expect(wallTab(mo.page)).toBeFocused()
+    await expectRingUnclipped(mo.page)
     await wallTab(mo.page).click()
     const post = postBy(mo.page, 'Olga Owner', 'Owner post to moderate')
     await expect(post).toBeVisible()
     await expect(post.getByRole('button', { name: 'Edit post' })).toHaveCount(0)
     const remove = post.getByRole('button', { name: 'Delete post' })
+    await remove.focus()
+    await mo.page.keyboard.press('Shift+Tab')
+    await mo.page.keyboard.press('Tab')
+    await expect(remove).toBeFocused()
+    await expectRingUnclipped(mo.page)
     await remove.click()
     const dialog = mo.page.getByRole('dialog', { name: 'Delete post?' })
     await dialog.getByRole('button', { name: 'Delete post' }).click()
