@@ -119,7 +119,7 @@ test('a new member registers, verifies, manages the account, keeps the session a
       localStorage.setItem('auth-storage', JSON.stringify(stored))
     })
     await page.reload()
-    const dialog = page.getByRole('dialog', { name: 'Session Expired' })
+    const dialog = page.getByRole('dialog', { name: 'Session Expiring Soon' })
     await expect(dialog).toBeVisible()
     await expect(dialog).toContainText('Your session will expire soon. Would you like to refresh it?')
     await dialog.getByRole('button', { name: 'Try to Refresh Session' }).click()

@@ -148,3 +148,13 @@ export const HealthResponse = z.object({
   version: z.string(),
 })
 export type HealthResponse = z.infer<typeof HealthResponse>
+
+/**
+ * The 401 message for a token that was valid until the account's password was set anew (changed, reset by link or
+ * by an admin): every older token is revoked. The PWA tells it from an expired token by this text and says why on
+ * the sign-in page (/login?reason=password-changed).
+ */
+export const SESSION_REVOKED_MESSAGE = 'Your password was changed, so this session has ended'
+
+/** The verify-email answer (410) for a link whose account is verified already: opened twice, say. */
+export const ALREADY_VERIFIED_MESSAGE = 'Your e-mail is already verified'

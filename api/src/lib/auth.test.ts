@@ -1,3 +1,4 @@
+import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { backends } from '../testing/databases.ts'
@@ -50,7 +51,7 @@ describe.each(backends())('authentication on %s', (backend) => {
         { id: ann!.id, name: 'Ann' },
         { id: bob!.id, name: 'Bob' },
         { id: ann!.id, name: 'Ann' },
-        'Invalid or expired token',
+        SESSION_REVOKED_MESSAGE,
         'Invalid or expired token',
         'Invalid or expired token',
       ])

@@ -1,5 +1,6 @@
 /** Bearer authentication for every route that is not public: the token and the account are checked on each request. */
 
+import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import DataLoader from 'dataloader'
 import { sql } from 'drizzle-orm'
 import type { MiddlewareHandler } from 'hono'
@@ -58,8 +59,10 @@ export function createAuthenticator(db: Db, tokens: AccessTokens): Authenticate 
     const claims = await tokens.verify(match[1]!)
     if (!claims || !UUID.test(claims.sub)) throw unauthorized('Invalid or expired token')
     const user = await accounts.load(claims.sub.toLowerCase())
-    // A password change, reset or deletion bumps the version and so revokes every older token.
-    if (user?.status !== 'active' || user.tokenVersion !== claims.tv) throw unauthorized('Invalid or expired token')
+    if (user?.status !== 'active') throw unauthorized('Invalid or expired token')
+    // A new password (changed, reset by link or by an admin) bumps the version and so revokes every older token;
+    // the answer says so, for the sign-in page to tell the user why.
+    if (user.tokenVersion !== claims.tv) throw unauthorized(SESSION_REVOKED_MESSAGE)
     return user
   }
 }

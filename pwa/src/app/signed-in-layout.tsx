@@ -1,5 +1,4 @@
 import { User } from '@buble/shared/auth'
-import { avatarColour, initials } from '@buble/shared/text'
 import { Suspense, useEffect } from 'react'
 import { Link, NavLink, Outlet } from 'react-router-dom'
 import { DataProvider } from '../data/data-context.tsx'
@@ -8,6 +7,7 @@ import { useUnreadBadge } from '../data/unread-badge.ts'
 import { VerificationBanner } from '../features/auth/verification-banner.tsx'
 import { SyncIndicator } from '../features/sync/sync-indicator.tsx'
 import { useServices, useSession } from '../session/session-context.tsx'
+import { Avatar } from '../ui/avatar.tsx'
 import { Spinner } from '../ui/spinner.tsx'
 import { UnsyncedChangesDialog } from '../ui/unsynced-changes-dialog.tsx'
 
@@ -56,9 +56,8 @@ function Shell() {
           </Link>
           <div className="header-meta">
             <span className="welcome">
-              <span className="mini-avatar" style={{ background: avatarColour(name) }} aria-hidden="true">
-                {initials(name)}
-              </span>
+              {/* The session's user: a new photo shows here as soon as the profile is saved with it. */}
+              <Avatar name={name} url={user?.avatar_url ?? null} size={32} alt="" />
               <span className="welcome-text">
                 Welcome, <strong>{name}</strong>
               </span>

@@ -1,3 +1,4 @@
+import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
 import { beforeEach, describe, expect, test, vi } from 'vitest'
 import { fakeFetch, json, type Reply } from '../test/fake-fetch.ts'
@@ -17,13 +18,13 @@ beforeEach(() => {
 })
 
 /** A signed-in client whose token has `left` ms to live. */
-function setup(routes: Record<string, Reply | Reply[]>, left = SESSION_LIFETIME_MS) {
+function setup(routes: Record<string, Reply | Reply[]>, left = SESSION_LIFETIME_MS, online = true) {
   const server = fakeFetch(routes)
-  const session = createSession({ storage: localStorage, fetch: server.fetch })
+  const session = createSession({ storage: localStorage, fetch: server.fetch, online: () => online })
   session.signIn({ access_token: 'jwt', user: alice })
   vi.setSystemTime(NOW + SESSION_LIFETIME_MS - left)
   const redirectToLogin = vi.fn()
-  const api = createApiClient({ session, fetch: server.fetch, redirectToLogin })
+  const api = createApiClient({ session, fetch: server.fetch, redirectToLogin, online: () => online })
   return { server, session, api, redirectToLogin }
 }
 
@@ -50,7 +51,28 @@ describe('before a request', () => {
     await expect(api.get('/users/profile')).rejects.toThrow(new SessionError('Token expired'))
     expect(server.calls).toHaveLength(0)
     expect(session.getState().isAuthenticated).toBe(false)
-    expect(redirectToLogin).toHaveBeenCalledTimes(1)
+    expect(redirectToLogin).toHaveBeenCalledExactlyOnceWith('session-expired')
+  })
+
+  test('offline, an expired token keeps the session: the call fails as fetch does without a connection', async () => {
+    const { server, session, api, redirectToLogin } = setup({}, -1, false)
+    const failure = await api.get('/sync/pull?limit=500').catch((err: unknown) => err)
+    expect(failure).toBeInstanceOf(TypeError)
+    expect(server.calls).toHaveLength(0)
+    expect(session.getState()).toMatchObject({ isAuthenticated: true, token: 'jwt' })
+    expect(redirectToLogin).not.toHaveBeenCalled()
+  })
+
+  test('under an hour left and the refresh unanswered: the call goes with the token it has, the session stays', async () => {
+    const { server, session, api, redirectToLogin } = setup(
+      { [REFRESH]: new TypeError('Failed to fetch'), [PROFILE]: json(200, alice) },
+      59 * MINUTE,
+    )
+    await expect(api.get('/users/profile')).resolves.toEqual(alice)
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual([REFRESH, PROFILE])
+    expect(server.calls[1]?.headers.Authorization).toBe('Bearer jwt')
+    expect(session.getState()).toMatchObject({ isAuthenticated: true, token: 'jwt' })
+    expect(redirectToLogin).not.toHaveBeenCalled()
   })
 
   test('signed out, a protected call is not sent (it could only be a 401); an open one still is', async () => {
@@ -139,6 +161,18 @@ describe('on a 401 answer', () => {
     expect(server.callsTo(PROFILE)).toHaveLength(2)
     expect(session.getState().isAuthenticated).toBe(false)
     expect(redirectToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  test('a token revoked by a new password sends the user to /login with the reason; other 401s without one', async () => {
+    const revoked = () => json(401, { message: SESSION_REVOKED_MESSAGE, code: 'UNAUTHORIZED' })
+    const { session, api, redirectToLogin } = setup({ [PROFILE]: revoked(), [REFRESH]: revoked() })
+    await expect(api.get('/users/profile')).rejects.toMatchObject({ status: 401, message: SESSION_REVOKED_MESSAGE })
+    expect(session.getState().isAuthenticated).toBe(false)
+    expect(redirectToLogin).toHaveBeenCalledExactlyOnceWith('password-changed')
+
+    const other = setup({ [PROFILE]: unauthorized(), [REFRESH]: unauthorized() })
+    await expect(other.api.get('/users/profile')).rejects.toMatchObject({ status: 401 })
+    expect(other.redirectToLogin).toHaveBeenCalledExactlyOnceWith(undefined)
   })
 
   test('a failed refresh logs out and redirects without retrying', async () => {

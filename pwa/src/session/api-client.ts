@@ -3,9 +3,11 @@
  * before a request, the Bearer header, one refresh-and-retry on a 401, and ApiError for failures.
  */
 
+import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { API_BASE, REFRESH_THRESHOLD_MS } from '@buble/shared/constants'
 import { ErrorBody } from '@buble/shared/errors'
-import { SESSION_MESSAGES, type Session, SessionError } from './session.ts'
+import type { LoginReason } from './redirect.ts'
+import { browserOnline, SESSION_MESSAGES, type Session, SessionError } from './session.ts'
 
 /** A non-2xx answer. `message` is the server's text, or '' when it sent none. */
 export class ApiError extends Error {
@@ -45,9 +47,14 @@ export interface RequestOptions {
 export interface ApiClientDeps {
   session: Session
   fetch: typeof fetch
-  /** A full-page move to /login: nothing of the failed session should survive in memory. */
-  redirectToLogin: () => void
+  /** A full-page move to /login: nothing of the failed session should survive in memory. The reason is shown there. */
+  redirectToLogin: (reason?: LoginReason) => void
+  /** Whether the device has a connection (navigator.onLine). */
+  online?: () => boolean
 }
+
+/** What a call made offline with an expired token throws: like fetch without a connection, so callers wait. */
+export const OFFLINE_EXPIRED = 'Offline: the expired session waits for a connection'
 
 export type ApiClient = ReturnType<typeof createApiClient>
 
@@ -77,10 +84,10 @@ async function toApiError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, `HTTP_${res.status}`, '', undefined, retryAfter)
 }
 
-export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: ApiClientDeps) {
-  function endSession(message: string): never {
+export function createApiClient({ session, fetch: fetchFn, redirectToLogin, online = browserOnline }: ApiClientDeps) {
+  function endSession(message: string, reason?: LoginReason): never {
     session.logout()
-    redirectToLogin()
+    redirectToLogin(reason)
     throw new SessionError(message)
   }
 
@@ -91,10 +98,18 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
     // the server could only answer 401, and the browser would log it as an error.
     if (!token) throw new SessionError(SESSION_MESSAGES.signedOut)
     const left = session.timeLeft() ?? 0
-    if (left <= 0) endSession(SESSION_MESSAGES.tokenExpired)
+    if (left <= 0) {
+      // Offline nothing could be refreshed or signed in: the session (and the queue) waits for a connection,
+      // and the call fails as fetch would without one (a TypeError: the sync engine retries later).
+      if (!online()) throw new TypeError(OFFLINE_EXPIRED)
+      endSession(SESSION_MESSAGES.tokenExpired, 'session-expired')
+    }
     if (left < REFRESH_THRESHOLD_MS) {
-      if (!(await session.refresh())) endSession(SESSION_MESSAGES.refreshFailed)
-      return session.getState().token
+      if (await session.refresh()) return session.getState().token
+      // Unanswered (the session and its token are still there): the token still holds for a while.
+      const kept = session.getState().token
+      if (kept) return kept
+      endSession(SESSION_MESSAGES.refreshFailed)
     }
     return token
   }
@@ -129,8 +144,11 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin }: Ap
       if (current && current !== used) res = await send(path, options, current)
       if (res.status === 401 && (await session.refresh())) res = await send(path, options, session.getState().token)
       if (res.status === 401) {
+        const error = await toApiError(res)
         session.logout()
-        redirectToLogin()
+        // A new password revoked the token (set here, elsewhere or by an admin): the sign-in page says so.
+        redirectToLogin(error.message === SESSION_REVOKED_MESSAGE ? 'password-changed' : undefined)
+        throw error
       }
     }
     if (!res.ok) throw await toApiError(res)

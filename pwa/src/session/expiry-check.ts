@@ -1,4 +1,4 @@
-/** Checks the session expiry at once and every 60 s while signed in (spec part 1 §4). */
+/** Checks the session expiry at once and every 60 s while signed in (spec part 1 §4), and on coming back online. */
 
 import { EXPIRY_CHECK_INTERVAL_MS } from '@buble/shared/constants'
 import type { Session } from './session.ts'
@@ -20,8 +20,12 @@ export function startExpiryCheck(session: Session): () => void {
 
   sync()
   const unsubscribe = session.subscribe(sync)
+  // Offline the check waits (session.ts); back online, it looks at once.
+  const onOnline = () => session.checkExpiry()
+  globalThis.addEventListener?.('online', onOnline)
   return () => {
     unsubscribe()
+    globalThis.removeEventListener?.('online', onOnline)
     if (timer !== null) clearInterval(timer)
   }
 }

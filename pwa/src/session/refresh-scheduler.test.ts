@@ -112,3 +112,18 @@ test('an unexpected error makes it try again after 5 minutes', async () => {
   expect(refresh).toHaveBeenCalledTimes(2)
   expect(server.callsTo(REFRESH)).toHaveLength(1)
 })
+
+test('an unanswered refresh (offline) keeps the session and is tried again 5 minutes later', async () => {
+  const { server, session } = setup({
+    [REFRESH]: [new TypeError('Failed to fetch'), json(200, { access_token: 'new' })],
+  })
+  session.signIn({ access_token: 'jwt', user: alice })
+  vi.setSystemTime(session.getState().tokenExpiry! - 30 * MINUTE)
+  stop = startRefreshScheduler(session)
+  await vi.advanceTimersByTimeAsync(0)
+  expect(server.callsTo(REFRESH)).toHaveLength(1)
+  expect(session.getState()).toMatchObject({ isAuthenticated: true, token: 'jwt' })
+  await vi.advanceTimersByTimeAsync(5 * MINUTE)
+  expect(server.callsTo(REFRESH)).toHaveLength(2)
+  expect(session.getState().token).toBe('new')
+})

@@ -1,7 +1,7 @@
 /**
  * Background refresh (spec part 1 §4): one hour before expiry, or at once when that has passed;
- * without a session, or after an unexpected error, it looks again in 5 minutes. A failed refresh
- * logs the user out and stops it until a new session starts.
+ * without a session, or after an unexpected error, it looks again in 5 minutes. A refused refresh
+ * logs the user out and stops it until a new session starts; an unanswered one (offline) is tried again in 5 minutes.
  */
 
 import { REFRESH_THRESHOLD_MS, SCHEDULER_RETRY_MS } from '@buble/shared/constants'
@@ -26,7 +26,11 @@ export function startRefreshScheduler(session: Session, now: () => number = Date
       if (!isAuthenticated || tokenExpiry === null) return schedule(SCHEDULER_RETRY_MS)
       const wait = tokenExpiry - REFRESH_THRESHOLD_MS - now()
       if (wait > 0) return schedule(wait)
-      if (!(await session.refresh())) return // logged out: stop
+      if (!(await session.refresh())) {
+        // Logged out (refused): stop. Unanswered (offline), the session stays: try again later.
+        if (session.getState().isAuthenticated) schedule(SCHEDULER_RETRY_MS)
+        return
+      }
       const renewed = session.getState().tokenExpiry
       schedule(renewed === null ? SCHEDULER_RETRY_MS : renewed - REFRESH_THRESHOLD_MS - now())
     } catch (err) {

@@ -2,13 +2,14 @@
 
 import { createContext, type ReactNode, useContext, useSyncExternalStore } from 'react'
 import type { ApiClient } from './api-client.ts'
+import type { LoginReason } from './redirect.ts'
 import type { Session, SessionState } from './session.ts'
 
 export interface SessionServices {
   session: Session
   api: ApiClient
   /** Full-page move to /login (spec part 1 §2, "/login (forced)"). */
-  redirectToLogin: () => void
+  redirectToLogin: (reason?: LoginReason) => void
 }
 
 const SessionContext = createContext<SessionServices | null>(null)

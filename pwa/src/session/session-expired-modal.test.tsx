@@ -16,7 +16,7 @@ beforeEach(() => {
 function openModal(app: ReturnType<typeof renderApp>, left = 30 * 60 * 1000) {
   vi.setSystemTime(app.session.getState().tokenExpiry! - left)
   act(() => app.session.checkExpiry())
-  return screen.getByRole('dialog', { name: 'Session Expired' })
+  return screen.getByRole('dialog', { name: left > 0 ? 'Session Expiring Soon' : 'Session Expired' })
 }
 
 test('shows the message with its two buttons, the refresh button focused', async () => {
@@ -28,9 +28,12 @@ test('shows the message with its two buttons, the refresh button focused', async
   expect(within(dialog).getByRole('button', { name: 'Sign Out' })).toBeInTheDocument()
 })
 
-test('an expired session shows the expired message', () => {
+test('an expired session shows the expired message under the spec’s title; before expiry the title says soon', () => {
   const app = renderApp({ route: '/dashboard', user: alice, api: { [PROFILE]: json(200, alice) } })
+  expect(openModal(app)).toHaveTextContent('Your session will expire soon. Would you like to refresh it?')
+  expect(screen.queryByRole('dialog', { name: 'Session Expired' })).toBeNull()
   expect(openModal(app, -1000)).toHaveTextContent('Your session has expired. Please log in again.')
+  expect(screen.queryByRole('dialog', { name: 'Session Expiring Soon' })).toBeNull()
 })
 
 test('a successful refresh says "Refreshing..." while working, then closes the modal', async () => {
@@ -74,5 +77,5 @@ test('Escape does not dismiss it: the session needs an answer', async () => {
   const app = renderApp({ route: '/dashboard', user: alice, api: { [PROFILE]: json(200, alice) } })
   openModal(app)
   await app.user.keyboard('{Escape}')
-  expect(screen.getByRole('dialog', { name: 'Session Expired' })).toBeInTheDocument()
+  expect(screen.getByRole('dialog', { name: 'Session Expiring Soon' })).toBeInTheDocument()
 })

@@ -4,6 +4,7 @@
  */
 
 import { Modal } from '../ui/modal.tsx'
+import { SESSION_MESSAGES, SESSION_NOTICE_TITLES } from './session.ts'
 import { useServices, useSession } from './session-context.tsx'
 
 export function SessionExpiredModal({ notice }: { notice: string }) {
@@ -18,19 +19,21 @@ export function SessionExpiredModal({ notice }: { notice: string }) {
       console.warn('Session refresh failed', err)
     }
     if (refreshed) return session.dismissExpiryNotice()
+    // Unanswered (the connection went): the session is kept and the notice stays, to try again.
+    if (!navigator.onLine && session.getState().token) return
     session.logout()
-    redirectToLogin()
+    redirectToLogin(notice === SESSION_MESSAGES.expired ? 'session-expired' : undefined)
   }
 
   function signOut() {
     session.logout()
     session.dismissExpiryNotice()
-    redirectToLogin()
+    redirectToLogin(notice === SESSION_MESSAGES.expired ? 'session-expired' : undefined)
   }
 
   return (
     <Modal
-      title="Session Expired"
+      title={SESSION_NOTICE_TITLES[notice] ?? 'Session Expired'}
       actions={
         <>
           <button type="button" className="btn btn-secondary" onClick={signOut} disabled={refreshing}>

@@ -98,6 +98,18 @@ describe('initialising on load', () => {
     expect(server.calls[0]?.headers.Authorization).toBe('Bearer old')
   })
 
+  test('with the expiry passed and no answer (offline): still signed in, the stored session untouched', async () => {
+    storeSession(NOW - 1)
+    const server = fakeFetch({ 'POST /api/auth/refresh-token': new TypeError('Failed to fetch') })
+    const session = createSession({ storage: localStorage, fetch: server.fetch, online: () => false })
+    await session.initialize()
+    expect(session.getState()).toMatchObject({ isAuthenticated: true, isInitialized: true, token: 'old', user: alice })
+    expect(stored()).toMatchObject({ token: 'old', tokenExpiry: NOW - 1 })
+    // Offline, the expired notice waits: the local data stays readable.
+    session.checkExpiry()
+    expect(session.getState().expiryNotice).toBeNull()
+  })
+
   test('with the expiry passed: a failed refresh clears the session', async () => {
     storeSession(NOW - 1)
     const server = fakeFetch({
@@ -123,7 +135,6 @@ describe('refresh', () => {
 
   test.each([
     ['a non-OK answer', json(500, { message: 'boom', code: 'INTERNAL_ERROR' })],
-    ['a network error', new TypeError('Failed to fetch')],
     ['an answer without a token', json(200, {})],
   ])('%s logs out and is only logged', async (_case, reply) => {
     storeSession(NOW + HOUR)
@@ -134,6 +145,19 @@ describe('refresh', () => {
     await session.initialize()
     expect(await session.refresh()).toBe(false)
     expect(session.getState()).toMatchObject({ isAuthenticated: false, token: null })
+    expect(console.warn).toHaveBeenCalled()
+  })
+
+  test('no answer at all (offline) keeps the session as it was, resolves false and is only logged', async () => {
+    storeSession(NOW + HOUR)
+    const session = createSession({
+      storage: localStorage,
+      fetch: fakeFetch({ 'POST /api/auth/refresh-token': new TypeError('Failed to fetch') }).fetch,
+    })
+    await session.initialize()
+    expect(await session.refresh()).toBe(false)
+    expect(session.getState()).toMatchObject({ isAuthenticated: true, token: 'old', isRefreshing: false })
+    expect(stored()).toMatchObject({ token: 'old', isAuthenticated: true, tokenExpiry: NOW + HOUR })
     expect(console.warn).toHaveBeenCalled()
   })
 
@@ -172,6 +196,22 @@ describe('the expiry check', () => {
     session.checkExpiry()
     expect(session.getState().expiryNotice).toBe(SESSION_MESSAGES.expired)
     expect(SESSION_MESSAGES.expired).toBe('Your session has expired. Please log in again.')
+  })
+
+  test('offline, no notice; back online, the notice', async () => {
+    let online = false
+    storeSession(NOW - 1000)
+    const session = createSession({
+      storage: localStorage,
+      fetch: fakeFetch({ 'POST /api/auth/refresh-token': new TypeError('Failed to fetch') }).fetch,
+      online: () => online,
+    })
+    await session.initialize()
+    session.checkExpiry()
+    expect(session.getState().expiryNotice).toBeNull()
+    online = true
+    session.checkExpiry()
+    expect(session.getState().expiryNotice).toBe(SESSION_MESSAGES.expired)
   })
 
   test('signed out, nothing happens', () => {

@@ -16,6 +16,15 @@ export const SESSION_MESSAGES = {
   signedOut: 'Not signed in',
 } as const
 
+/**
+ * The Session Expired modal's title for each notice, so that title and text agree: the spec's 'Session Expired'
+ * once the token has expired, and before that a title that says it has not yet (decision 87).
+ */
+export const SESSION_NOTICE_TITLES: Readonly<Record<string, string>> = {
+  [SESSION_MESSAGES.expired]: 'Session Expired',
+  [SESSION_MESSAGES.expiringSoon]: 'Session Expiring Soon',
+}
+
 export interface SessionState extends PersistedSession {
   isRefreshing: boolean
   /** The Session Expired modal is open while this holds its message. */
@@ -31,11 +40,16 @@ export interface SessionDeps {
   storage: Storage
   fetch: typeof fetch
   now?: () => number
+  /** Whether the device has a connection (navigator.onLine); offline, the expiry notice waits. */
+  online?: () => boolean
 }
+
+/** The browser's word on the connection; true where there is none to ask (tests, workers without navigator). */
+export const browserOnline = (): boolean => globalThis.navigator?.onLine !== false
 
 export type Session = ReturnType<typeof createSession>
 
-export function createSession({ storage, fetch: fetchFn, now = Date.now }: SessionDeps) {
+export function createSession({ storage, fetch: fetchFn, now = Date.now, online = browserOnline }: SessionDeps) {
   let state: SessionState = { ...readStoredSession(storage), isRefreshing: false, expiryNotice: null }
   const listeners = new Set<() => void>()
   let refreshing: Promise<boolean> | null = null
@@ -54,12 +68,21 @@ export function createSession({ storage, fetch: fetchFn, now = Date.now }: Sessi
     const { token } = state
     if (!token) return false
     set({ isRefreshing: true }, false)
+    let res: Response
     try {
       // refresh-token lives under /auth/ yet needs the Bearer token (CONTRACT §2), so it bypasses the client rules.
-      const res = await fetchFn(`${API_BASE}/auth/refresh-token`, {
+      res = await fetchFn(`${API_BASE}/auth/refresh-token`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
       })
+    } catch (err) {
+      // No answer at all (offline, say): nobody refused the session, so it stays, with the device's data and
+      // queue, until the server can be asked again. The caller sees false with the token still there.
+      console.warn('Session refresh failed: the server could not be reached', err)
+      set({ isRefreshing: false }, false)
+      return false
+    }
+    try {
       if (!res.ok) throw new Error(`refresh answered ${res.status}`)
       const { access_token } = RefreshResponse.parse(await res.json())
       set({ token: access_token, tokenExpiry: now() + SESSION_LIFETIME_MS, isRefreshing: false })
@@ -110,7 +133,10 @@ export function createSession({ storage, fetch: fetchFn, now = Date.now }: Sessi
 
     logout,
 
-    /** Swaps the token for a new one and restarts the 7-day clock; on failure logs out and resolves false. */
+    /**
+     * Swaps the token for a new one and restarts the 7-day clock. Resolves false when it fails: logged out when
+     * the server refused, the session kept as it was (token still there) when the server could not be reached.
+     */
     refresh,
 
     /** A fresh token from another call (a password change revokes the old ones). */
@@ -126,16 +152,21 @@ export function createSession({ storage, fetch: fetchFn, now = Date.now }: Sessi
       const { token, user, tokenExpiry } = state
       if (!token || !user || tokenExpiry === null) return logout()
       if (tokenExpiry <= now()) {
-        // refresh() logs out on failure, which also marks the session initialised.
-        if (await refresh()) set({ isAuthenticated: true, isInitialized: true })
+        // refresh() logs out when refused, which also marks the session initialised. Unanswered (offline),
+        // the expired session stays: the device's data stays readable and its queue waits, and the sign-in
+        // is asked for once the server can be reached (checkExpiry, the API client).
+        if ((await refresh()) || state.token !== null) set({ isAuthenticated: true, isInitialized: true })
         return
       }
       set({ isAuthenticated: true, isInitialized: true })
     },
 
-    /** Opens the Session Expired modal when the token has expired or less than an hour is left. */
+    /**
+     * Opens the Session Expired modal when the token has expired or less than an hour is left. Offline it
+     * waits (neither refreshing nor signing in again could work yet); expiry-check.ts checks again on `online`.
+     */
     checkExpiry() {
-      if (!state.isAuthenticated || state.tokenExpiry === null) return
+      if (!state.isAuthenticated || state.tokenExpiry === null || !online()) return
       const left = state.tokenExpiry - now()
       const notice =
         left <= 0 ? SESSION_MESSAGES.expired : left < REFRESH_THRESHOLD_MS ? SESSION_MESSAGES.expiringSoon : null

@@ -1,4 +1,5 @@
 import { ADMIN_PAGE_SCHEMAS, AdminBubleDetail, AdminDashboard, AdminHealth, AdminUserDetail } from '@buble/shared/admin'
+import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { eq } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -486,7 +487,11 @@ describe.each(backends())('admin on %s', (backend) => {
     expect(
       await ok(await as(admin, 'POST', `/api/admin/users/${u.id}/reset-password`, { newPassword: 'simple' })),
     ).toEqual({ message: 'Password reset successfully' })
-    expect((await as(u, 'GET', '/api/users/profile')).status).toBe(401)
+    // The old token's 401 says why, for the sign-in page to tell the user.
+    expect(await expectStatus(await as(u, 'GET', '/api/users/profile'), 401)).toEqual({
+      code: 'UNAUTHORIZED',
+      message: SESSION_REVOKED_MESSAGE,
+    })
     const login = await h.call('POST', '/api/auth/login', { body: { email: u.email, password: 'simple' } })
     expect(login.status).toBe(200)
     const fresh = (await login.json()).access_token as string

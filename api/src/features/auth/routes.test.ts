@@ -1,4 +1,5 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net'
+import { ALREADY_VERIFIED_MESSAGE } from '@buble/shared/auth'
 import { PASSWORD_MESSAGES } from '@buble/shared/password'
 import { eq } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
@@ -128,7 +129,21 @@ describe.each(backends())('auth on %s', (backend) => {
     expect(profile.email_verified).toBe(true)
     const again = await h.call('POST', '/api/auth/verify-email', { body: { token: tokenOf(link) } })
     expect(again.status).toBe(410)
-    expect((await again.json()).code).toBe('TOKEN_INVALID')
+    // Opened a second time: the account is verified, and the answer says so.
+    expect(await again.json()).toEqual({ code: 'TOKEN_INVALID', message: ALREADY_VERIFIED_MESSAGE })
+  })
+
+  test('a used link of an account not verified, or an unknown token, is the plain refusal', async () => {
+    const unknown = await h.call('POST', '/api/auth/verify-email', { body: { token: 'no-such-token-at-all' } })
+    expect(unknown.status).toBe(410)
+    expect((await unknown.json()).message).toBe(AUTH_MESSAGES.verifyInvalid)
+    // An expired link of an account still unverified.
+    const { email } = await h.register()
+    const stale = tokenOf(h.smtp.linkIn(await h.smtp.waitFor(email), PUBLIC_URL))
+    h.clock.advance(25 * HOUR)
+    const expired = await h.call('POST', '/api/auth/verify-email', { body: { token: stale } })
+    expect(expired.status).toBe(410)
+    expect((await expired.json()).message).toBe(AUTH_MESSAGES.verifyInvalid)
   })
 
   test('a verification link older than 24 hours is 410, and resend mails a new one that works', async () => {

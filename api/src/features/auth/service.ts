@@ -1,10 +1,17 @@
 /** Registration, sign-in, e-mail verification and password reset (CONTRACT §3.1). */
 
-import type { AuthResponse, LoginBody, RegisterBody, ResetPasswordBody, VerifyEmailResponse } from '@buble/shared/auth'
+import {
+  ALREADY_VERIFIED_MESSAGE,
+  type AuthResponse,
+  type LoginBody,
+  type RegisterBody,
+  type ResetPasswordBody,
+  type VerifyEmailResponse,
+} from '@buble/shared/auth'
 import { RESET_TOKEN_TTL_MS, VERIFY_TOKEN_TTL_MS } from '@buble/shared/constants'
 import { and, eq } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
-import { users } from '../../db/schema.ts'
+import { emailTokens, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import { type ActivationStep, findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
 import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
@@ -13,6 +20,7 @@ import { linkMail } from '../../lib/mail.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
 import { setNewPassword } from '../../lib/revocations.ts'
 import { lockVersions } from '../../lib/sync-writes.ts'
+import { hashOneTimeToken } from '../../lib/tokens.ts'
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
@@ -193,7 +201,18 @@ export function authService(
         for (const step of activationSteps) await step(tx, row!)
         return row
       })
-      if (!verified) throw tokenInvalid(AUTH_MESSAGES.verifyInvalid)
+      if (!verified) {
+        // A link of an account that is verified already (opened a second time, say) says so: still 410, as the
+        // link itself is spent, but the user is told nothing is wrong. Anything else is the plain refusal.
+        const [known] = await db
+          .select({ verified: users.emailVerified, status: users.status })
+          .from(emailTokens)
+          .innerJoin(users, eq(users.id, emailTokens.userId))
+          .where(and(eq(emailTokens.tokenHash, hashOneTimeToken(token)), eq(emailTokens.kind, 'verify')))
+        throw tokenInvalid(
+          known?.verified && known.status === 'active' ? ALREADY_VERIFIED_MESSAGE : AUTH_MESSAGES.verifyInvalid,
+        )
+      }
       return { message: AUTH_MESSAGES.verified, user: toUser(verified) }
     },
 

@@ -13,7 +13,7 @@ describe.each(backends())('stories on %s', (backend) => {
     h = await createHarness(backend, { BUBLE_RATE_LIMITS: 'off' })
   })
   afterAll(() => h?.close())
-  const { club } = clubKit(() => h)
+  const { club, expectStatus } = clubKit(() => h)
 
   const upload = async (who: Person, bubleId: string, route: 'image' | 'story', bytes: Buffer, name: string) => {
     const form = new FormData()
@@ -74,5 +74,38 @@ describe.each(backends())('stories on %s', (backend) => {
     expect(after.changes).toContainEqual(expect.objectContaining({ entity: 'story', op: 'del', id: story.id }))
     // The file goes right after the job's commit.
     await expect.poll(async () => (await h.call('GET', url, { token: alice.token })).status).toBe(404)
+  })
+
+  test('a story is deleted by its author or a holder of delete_others_content; anyone else is refused; devices get del', async () => {
+    const { member: alice, manager: plain, moderator: mod, outsider, bubleId } = await club()
+    const share = async () => {
+      const up = await upload(alice, bubleId, 'story', await png(), 'story.png')
+      const { url } = (await up.json()) as { url: string }
+      const res = await h.call('POST', '/api/stories', {
+        token: alice.token,
+        body: { buble_id: bubleId, media_url: url, media_type: 'image', duration_seconds: 5 },
+      })
+      return ((await expectStatus(res, 201)) as { id: string }).id
+    }
+    const remove = (token: string, id: string) => h.call('DELETE', `/api/stories/${id}`, { token })
+    const listed = async () =>
+      (
+        (await (await h.call('GET', `/api/bubles/${bubleId}/stories`, { token: mod.token })).json()) as { id: string }[]
+      ).map((story) => story.id)
+
+    const own = await share()
+    const others = await share()
+    const cursor = (await pullAll(h, mod.token)).cursor
+    // A member without delete_others_content may not delete another's story; an outsider does not see it.
+    expect((await expectStatus(await remove(plain.token, own), 403)).code).toBe('FORBIDDEN')
+    expect((await expectStatus(await remove(outsider.token, own), 404)).code).toBe('NOT_FOUND')
+    expect(await listed()).toEqual([own, others])
+
+    await expectStatus(await remove(alice.token, own), 204)
+    await expectStatus(await remove(mod.token, others), 204)
+    expect(await listed()).toEqual([])
+    const pulled = await pullAll(h, mod.token, cursor)
+    for (const id of [own, others])
+      expect(pulled.changes).toContainEqual(expect.objectContaining({ entity: 'story', op: 'del', id }))
   })
 })

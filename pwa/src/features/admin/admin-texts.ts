@@ -39,6 +39,9 @@ export const ADMIN_TEXTS = {
   createBuble: ADMIN_MESSAGES.createBubleFailed,
   resetPassword: ADMIN_MESSAGES.resetPasswordFailed,
   sendResetEmail: ADMIN_MESSAGES.sendResetEmailFailed,
+  /** Said in the Reset Password dialog itself, where the admin is looking: what the reset did. */
+  passwordResetDone: (name: string) =>
+    `Password reset successfully. ${name} is signed out everywhere and signs in with the new password; their sign-in page says why.`,
   exportCsv: 'Failed to export CSV',
   editAdminWarning: ADMIN_MESSAGES.adminWarning,
   pageOf: (page: number, pages: number, total: number) => `Showing page ${page} of ${pages} (${total} total items)`,

@@ -185,9 +185,16 @@ test('reset password: at least 6 characters, then reset; a sent reset e-mail sho
 
   await app.user.type(within(dialog).getByLabelText('New password'), 'defghi')
   await app.user.click(within(dialog).getByRole('button', { name: 'Reset Password' }))
-  expect(await screen.findByText('Password reset successfully')).toBeInTheDocument()
-  expect(screen.queryByRole('dialog')).toBeNull()
+  // Confirmed in the dialog, where the admin is looking: what happened, and to whom.
+  await waitFor(() =>
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'Password reset successfully. User 4 is signed out everywhere and signs in with the new password',
+    ),
+  )
+  expect(within(dialog).getByLabelText('New password')).toHaveValue('')
   expect(app.callsTo(`POST /api/admin/users/${user.id}/reset-password`)[0]?.body).toEqual({ newPassword: 'abcdefghi' })
+  await app.user.click(within(dialog).getByRole('button', { name: 'Close' }))
+  expect(screen.queryByRole('dialog')).toBeNull()
 
   await app.user.click(screen.getByRole('button', { name: 'Reset Password for user User 4' }))
   dialog = screen.getByRole('dialog', { name: 'Reset Password' })

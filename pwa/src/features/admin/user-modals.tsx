@@ -108,7 +108,7 @@ export function EditUserModal({ admin, user, onClose, onSaved }: ModalProps & { 
 type Outcome = { kind: 'error' | 'success'; text: string } | null
 
 /** Sets a new password, or mails a temporary one; the temporary password stays in view until the modal closes. */
-export function ResetPasswordModal({ admin, user, onClose, onSaved }: ModalProps & { user: AdminUser }) {
+export function ResetPasswordModal({ admin, user, onClose }: ModalProps & { user: AdminUser }) {
   const [password, setPassword] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<Outcome>(null)
@@ -123,8 +123,10 @@ export function ResetPasswordModal({ admin, user, onClose, onSaved }: ModalProps
     setBusy('reset')
     try {
       await admin.resetPassword(user.id, password)
-      onSaved('Password reset successfully')
-      onClose()
+      // The dialog stays open and says what happened, where the admin is looking; the password field empties.
+      setPassword('')
+      setOutcome({ kind: 'success', text: ADMIN_TEXTS.passwordResetDone(user.name) })
+      setBusy(null)
     } catch (err) {
       console.warn(ADMIN_TEXTS.resetPassword, err)
       setOutcome({ kind: 'error', text: messageOf(err, ADMIN_TEXTS.resetPassword) })

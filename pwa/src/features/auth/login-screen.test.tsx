@@ -4,6 +4,7 @@ import { expect, test } from 'vitest'
 import { json } from '../../test/fake-fetch.ts'
 import { alice } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
+import { AUTH_TEXTS } from './auth-texts.ts'
 
 const LOGIN = 'POST /api/auth/login'
 
@@ -21,6 +22,29 @@ test('the sign-in page has its title, required email and password fields and its
   expect(screen.getByLabelText('Password')).toBeRequired()
   expect(screen.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute('href', '/forgot-password')
   expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/register')
+})
+
+test('the first screen says in one line what Buble is, above the sign-in form', () => {
+  renderApp({ route: '/login' })
+  const line = screen.getByText(AUTH_TEXTS.tagline)
+  expect(AUTH_TEXTS.tagline).toBe(
+    'Buble is a private space for your small groups: posts, chat, events and polls, even offline.',
+  )
+  const form = screen.getByLabelText('Email').closest('form')!
+  expect(line.compareDocumentPosition(form) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+})
+
+test.each([
+  ['password-changed', 'You were signed out because your password was changed or reset'],
+  ['session-expired', 'Your session has expired'],
+])('sent here with reason=%s, the page says why', (reason, text) => {
+  renderApp({ route: `/login?reason=${reason}` })
+  expect(screen.getByRole('status')).toHaveTextContent(text)
+})
+
+test('an unknown reason says nothing', () => {
+  renderApp({ route: '/login?reason=whatever' })
+  expect(screen.queryByRole('status')).toBeNull()
 })
 
 test('a refused sign-in shows the server message', async () => {

@@ -1,6 +1,6 @@
 import { LoginBody } from '@buble/shared/auth'
 import { type FormEvent, useState } from 'react'
-import { Link, useNavigate } from 'react-router-dom'
+import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { messageOf } from '../../session/api-client.ts'
 import { landAfterSignIn, takeReturn } from '../../session/return-to.ts'
 import { useServices } from '../../session/session-context.tsx'
@@ -8,11 +8,13 @@ import { Alert } from '../../ui/alert.tsx'
 import { Field } from '../../ui/field.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { AuthCard } from './auth-card.tsx'
+import { AUTH_TEXTS, isLoginReason, LOGIN_REASONS } from './auth-texts.ts'
 
 export function LoginScreen() {
   useDocumentTitle('Sign in')
   const { api, session } = useServices()
   const navigate = useNavigate()
+  const reason = useSearchParams()[0].get('reason')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -40,12 +42,14 @@ export function LoginScreen() {
     <AuthCard
       title="Sign in to Buble"
       subtitle="Welcome back to your private spaces."
+      intro={AUTH_TEXTS.tagline}
       footer={
         <p>
           New to Buble? <Link to="/register">Create an account</Link>
         </p>
       }
     >
+      {isLoginReason(reason) && !error && <Alert kind="info">{LOGIN_REASONS[reason]}</Alert>}
       <form onSubmit={submit} noValidate>
         {error && <Alert kind="error">{error}</Alert>}
         <Field label="Email" type="email" name="email" autoComplete="email" required value={email} onValue={setEmail} />

@@ -41,6 +41,21 @@ test('signed in, success marks the stored user verified', async () => {
   expect(screen.getByRole('link', { name: 'Go to your bubles' })).toHaveAttribute('href', '/dashboard')
 })
 
+test('opened a second time, already verified: "Your e-mail is already verified", no error and no resend form', async () => {
+  const app = renderApp({
+    route: '/verify-email?token=used',
+    user: { ...alice, email_verified: false },
+    api: { [VERIFY]: json(410, { message: 'Your e-mail is already verified', code: 'TOKEN_INVALID' }) },
+  })
+  const line = await screen.findByText('Your e-mail is already verified')
+  expect(line).toHaveAttribute('role', 'status')
+  expect(screen.getByRole('heading', { name: 'Email verified' })).toBeInTheDocument()
+  expect(screen.queryByRole('alert')).toBeNull()
+  expect(screen.queryByRole('button', { name: 'Resend verification email' })).toBeNull()
+  expect(app.session.getState().user?.email_verified).toBe(true)
+  expect(screen.getByRole('link', { name: 'Go to your bubles' })).toBeInTheDocument()
+})
+
 test('a failure shows the server message (else the fallback) with the resend option, prefilled when signed in', async () => {
   renderApp({
     route: '/verify-email?token=old',

@@ -1,15 +1,20 @@
-import { VerifyEmailResponse } from '@buble/shared/auth'
+import { ALREADY_VERIFIED_MESSAGE, VerifyEmailResponse } from '@buble/shared/auth'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router-dom'
-import { messageOf } from '../../session/api-client.ts'
+import { ApiError, messageOf } from '../../session/api-client.ts'
 import { useServices, useSession } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { AuthCard } from './auth-card.tsx'
+import { AUTH_TEXTS } from './auth-texts.ts'
 import { ResendVerificationForm } from './resend-verification-form.tsx'
 
-type Outcome = { kind: 'verifying' } | { kind: 'verified'; message: string } | { kind: 'failed'; message: string }
+type Outcome =
+  | { kind: 'verifying' }
+  | { kind: 'verified'; message: string }
+  | { kind: 'already' }
+  | { kind: 'failed'; message: string }
 
 export function VerifyEmailScreen() {
   useDocumentTitle('Verify your email')
@@ -37,7 +42,15 @@ export function VerifyEmailScreen() {
         }
         setOutcome({ kind: 'verified', message: parsed.success ? parsed.data.message : 'Your email is verified.' })
       })
-      .catch((err: unknown) => setOutcome({ kind: 'failed', message: messageOf(err, 'Failed to verify email') }))
+      .catch((err: unknown) => {
+        // Opened a second time: the link is spent, but the address is verified; nothing to fix, no resend offered.
+        if (err instanceof ApiError && err.message === ALREADY_VERIFIED_MESSAGE) {
+          const current = session.getState().user
+          if (current && !current.email_verified) session.updateUser({ ...current, email_verified: true })
+          return setOutcome({ kind: 'already' })
+        }
+        setOutcome({ kind: 'failed', message: messageOf(err, 'Failed to verify email') })
+      })
   }, [api, session, token])
 
   const next = signedIn ? (
@@ -54,6 +67,14 @@ export function VerifyEmailScreen() {
     return (
       <AuthCard title="Verifying your email">
         <Spinner label="Verifying your email…" />
+      </AuthCard>
+    )
+  }
+  if (outcome.kind === 'already') {
+    return (
+      <AuthCard title="Email verified">
+        <Alert kind="info">{AUTH_TEXTS.alreadyVerified}</Alert>
+        {next}
       </AuthCard>
     )
   }

@@ -12,7 +12,11 @@ export const PERMISSION_TEXTS: Readonly<Record<Permission, { label: string; hint
   manage_polls: { label: 'Manage polls', hint: "Edit and delete others' polls" },
   create_events: { label: 'Create events', hint: 'Add events to the Buble' },
   create_polls: { label: 'Create polls', hint: 'Add polls to the Buble' },
-  moderate_content: { label: 'Moderate content', hint: 'Act on reported content and mute members' },
+  // Reports and muting do not exist yet (CONTRACT §4): until they do, the hint says what it grants today.
+  moderate_content: {
+    label: 'Moderate content',
+    hint: 'For reports and muting, which Buble does not have yet: it allows nothing more today',
+  },
   delete_others_content: {
     label: "Delete others' content",
     hint: "Delete others' posts, comments, chat messages and stories",

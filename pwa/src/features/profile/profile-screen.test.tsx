@@ -72,6 +72,30 @@ test('editing refuses a one-letter name, then saves name and bio', async () => {
   expect(screen.getByText('Welcome,').parentElement).toHaveTextContent('Alice B')
 })
 
+test('a new photo shows in the header as soon as the profile is saved with it', async () => {
+  const url = '/api/uploads/secure/alice-new.webp'
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: {
+      [PROFILE]: json(200, aliceProfile),
+      'POST /api/uploads/avatar': json(200, { url }),
+      'PUT /api/users/profile': json(200, { ...alice, avatar_url: url }),
+      [`GET ${url}`]: () => new Response('webp'),
+    },
+  })
+  const header = screen.getByRole('banner')
+  expect(within(header).queryByRole('img')).toBeNull()
+  expect(within(header).getByText('AE')).toBeInTheDocument()
+  await app.user.click(await screen.findByRole('button', { name: 'Edit Profile' }))
+  await app.user.upload(screen.getByLabelText('Change photo'), new File(['png'], 'me.png', { type: 'image/png' }))
+  await app.user.click(screen.getByRole('button', { name: 'Save changes' }))
+  expect(await screen.findByText('Profile updated successfully')).toBeInTheDocument()
+  await vi.waitFor(() => expect(header.querySelector('img.avatar')).not.toBeNull())
+  expect(within(header).queryByText('AE')).toBeNull()
+  expect(app.callsTo('PUT /api/users/profile')[0]?.body).toMatchObject({ avatar_url: url })
+})
+
 test('a failed save shows the server message, else "Failed to update profile"', async () => {
   const app = renderApp({
     route: '/profile',
@@ -113,7 +137,7 @@ test('change password: mismatch first, then the server answer for a wrong curren
   expect(screen.queryByRole('dialog')).toBeNull()
 })
 
-test('a changed password stores the new token with a fresh 7-day expiry', async () => {
+test('a changed password stores the new token with a fresh 7-day expiry, and says so beside the button', async () => {
   const app = renderApp({
     route: '/profile',
     user: alice,
@@ -129,8 +153,14 @@ test('a changed password stores the new token with a fresh 7-day expiry', async 
   await app.user.type(screen.getByLabelText('Confirm new password'), 'New-password-1')
   await new Promise((resolve) => setTimeout(resolve, 5))
   await app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Change Password' }))
-  expect(await screen.findByText('Password changed successfully')).toBeInTheDocument()
+  const saved = await screen.findByText('Password changed successfully')
   expect(screen.queryByRole('dialog')).toBeNull()
+  // Where the user is looking: in the profile card, right under the button the focus went back to.
+  const button = screen.getByRole('button', { name: 'Change Password' })
+  expect(button).toHaveFocus()
+  expect(saved.closest('[role="status"]')).not.toBeNull()
+  expect(screen.getByRole('region', { name: 'Your profile' })).toContainElement(saved)
+  expect(button.compareDocumentPosition(saved) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
   const { token, tokenExpiry } = app.session.getState()
   expect(token).toBe('jwt-2')
   expect(tokenExpiry).toBeGreaterThan(before)

@@ -49,6 +49,8 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
   const [editing, setEditing] = useState(false)
   const [changingPassword, setChangingPassword] = useState(false)
   const [notice, showNotice] = useFlash()
+  // A saved password says so beside the button the focus comes back to, not at the top of a long page.
+  const [passwordNotice, showPasswordNotice] = useFlash()
   const { signOut, unsynced, keepSignedIn } = useSignOut()
 
   return (
@@ -120,6 +122,7 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
               Sign Out
             </button>
           </div>
+          {passwordNotice && <Alert kind="success">{passwordNotice}</Alert>}
         </section>
       )}
 
@@ -146,7 +149,7 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
           onClose={() => setChangingPassword(false)}
           onChanged={(message) => {
             setChangingPassword(false)
-            showNotice(message)
+            showPasswordNotice(message)
           }}
         />
       )}

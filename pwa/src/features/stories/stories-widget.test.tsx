@@ -38,12 +38,12 @@ const storyChange = (story: Story): Change => ({
 const files = (stories: Story[], reply: () => Reply = () => () => new Response('image')) =>
   Object.fromEntries(stories.map((story) => [`GET ${story.media_url}`, reply()]))
 
-function open(stories: Story[], api: Record<string, Reply | Reply[]> = {}) {
+function open(stories: Story[], api: Record<string, Reply | Reply[]> = {}, role: 'owner' | 'member' = 'owner') {
   return renderApp({
     route: '/bubles/photo-club',
     user: alice,
     server: {
-      seed: [bubleChange(buble), memberChange(buble.id, makeMember(alice, 'owner')), ...stories.map(storyChange)],
+      seed: [bubleChange(buble), memberChange(buble.id, makeMember(alice, role)), ...stories.map(storyChange)],
     },
     api: { 'GET /api/users/profile': json(200, alice), ...files(stories), ...api },
   })
@@ -204,4 +204,42 @@ test('offline, sharing waits and says why', async () => {
   const input = await screen.findByLabelText('Add story')
   expect(input).toBeDisabled()
   expect(input).toHaveAccessibleDescription('Stories can be shared when you are online.')
+})
+
+test('a plain member may delete their own story, not another’s: asked first, then gone from the device', async () => {
+  const bobs = makeStory('Bob Builder', 30)
+  const own = makeStory('Alice Example', 10)
+  const app = open([bobs, own], { [`DELETE /api/stories/${own.id}`]: new Response(null, { status: 204 }) }, 'member')
+  await waitFor(() => expect(rings()).toEqual(['Stories by Alice Example, 1 story', 'Stories by Bob Builder, 1 story']))
+
+  await app.user.click(within(card()).getByRole('button', { name: 'Stories by Bob Builder, 1 story' }))
+  let viewer = await screen.findByRole('dialog', { name: 'Story by Bob Builder' })
+  expect(within(viewer).queryByRole('button', { name: 'Delete story' })).toBeNull()
+  await app.user.click(within(viewer).getByRole('button', { name: 'Close' }))
+
+  await app.user.click(within(card()).getByRole('button', { name: 'Stories by Alice Example, 1 story' }))
+  viewer = await screen.findByRole('dialog', { name: 'Story by Alice Example' })
+  await app.user.click(within(viewer).getByRole('button', { name: 'Delete story' }))
+  const confirm = screen.getByRole('dialog', { name: 'Delete story?' })
+  expect(screen.queryByRole('dialog', { name: 'Story by Alice Example' })).toBeNull()
+  await app.user.click(within(confirm).getByRole('button', { name: 'Delete story' }))
+  await waitFor(() => expect(rings()).toEqual(['Stories by Bob Builder, 1 story']))
+  expect(screen.queryByRole('dialog')).toBeNull()
+  expect(app.callsTo(`DELETE /api/stories/${own.id}`)).toHaveLength(1)
+})
+
+test('a holder of delete_others_content may delete another’s story; a refusal keeps it and says so', async () => {
+  vi.spyOn(console, 'warn').mockImplementation(() => {})
+  const bobs = makeStory('Bob Builder', 30)
+  const app = open([bobs], {
+    [`DELETE /api/stories/${bobs.id}`]: json(500, { message: 'Something went wrong', code: 'INTERNAL_ERROR' }),
+  })
+  await waitFor(() => expect(rings()).toEqual(['Stories by Bob Builder, 1 story']))
+  await app.user.click(within(card()).getByRole('button', { name: 'Stories by Bob Builder, 1 story' }))
+  const viewer = await screen.findByRole('dialog', { name: 'Story by Bob Builder' })
+  await app.user.click(within(viewer).getByRole('button', { name: 'Delete story' }))
+  const confirm = screen.getByRole('dialog', { name: 'Delete story?' })
+  await app.user.click(within(confirm).getByRole('button', { name: 'Delete story' }))
+  expect(await within(confirm).findByRole('alert')).toHaveTextContent('Something went wrong')
+  expect(rings()).toEqual(['Stories by Bob Builder, 1 story'])
 })

@@ -1,12 +1,15 @@
 import type { MemberRef } from '@buble/shared/bubles'
+import { mayOnContent } from '@buble/shared/permissions'
 import { useId, useMemo, useState } from 'react'
-import type { LocalBuble } from '../../data/bubles.ts'
+import { type LocalBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useOnline } from '../../data/sync-status.ts'
 import { type LocalStory, useStories } from '../../data/wall.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { Avatar } from '../../ui/avatar.tsx'
 import { lazyPart } from '../../ui/lazy-part.ts'
+import { memberActorFor } from '../../ui/member-actor.ts'
+import { StoryDelete } from './story-delete.tsx'
 import { STORY_TEXTS } from './story-texts.ts'
 import { StoryUpload } from './story-upload.tsx'
 
@@ -38,6 +41,10 @@ export function byAuthor(stories: readonly LocalStory[], userId: string): Author
 export function StoriesWidget({ buble }: { buble: LocalBuble }) {
   const { userId } = useDevice()
   const stories = useStories(buble.id)
+  const members = useMembers(buble.id)
+  const actor = memberActorFor(buble, members, userId)
+  // The story the user asked to delete from the viewer (which closes for the question).
+  const [deleting, setDeleting] = useState<LocalStory | null>(null)
   const online = useOnline()
   const hintId = useId()
   const [error, setError] = useState<string | null>(null)
@@ -85,7 +92,22 @@ export function StoriesWidget({ buble }: { buble: LocalBuble }) {
       {stories?.length === 0 && (
         <p className="muted stories-empty">No stories right now. Share a photo or a short video for 24 hours.</p>
       )}
-      {viewing && <StoryViewer stories={viewing.stories} start={viewing.start} onClose={() => setViewing(null)} />}
+      {viewing && (
+        <StoryViewer
+          stories={viewing.stories}
+          start={viewing.start}
+          onClose={() => setViewing(null)}
+          // The author, or a holder of delete_others_content (the API's rule, shared/permissions.ts).
+          mayDelete={(story) =>
+            mayOnContent(actor, 'content.delete', { kind: 'story', authorId: story.author?.id ?? '' })
+          }
+          onDelete={(story) => {
+            setViewing(null)
+            setDeleting(story)
+          }}
+        />
+      )}
+      {deleting && <StoryDelete story={deleting} online={online} onDone={() => setDeleting(null)} />}
     </div>
   )
 }

@@ -8,6 +8,8 @@ export const STORY_TEXTS = {
   wrongType: 'Choose a JPEG, PNG, WebP or GIF image, or an MP4 or WebM video',
   imageTooLarge: 'The image must be 10 MB or smaller',
   videoTooLarge: 'The video must be 50 MB or smaller',
+  deleteFailed: 'Failed to delete story',
+  deleteOffline: 'Stories can be deleted when you are online.',
 } as const
 
 export const STORY_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const

@@ -14,6 +14,9 @@ interface StoryViewerProps {
   stories: readonly LocalStory[]
   start: number
   onClose: () => void
+  /** Whether the user may delete this story (its author, or a holder of delete_others_content). */
+  mayDelete?: (story: LocalStory) => boolean
+  onDelete?: (story: LocalStory) => void
 }
 
 /**
@@ -21,7 +24,7 @@ interface StoryViewerProps {
  * then the next; after the last, the viewer closes. Arrow keys or the left and right of the
  * picture step back and on; Escape closes.
  */
-export function StoryViewer({ stories, start, onClose }: StoryViewerProps) {
+export function StoryViewer({ stories, start, onClose, mayDelete, onDelete }: StoryViewerProps) {
   const [index, setIndex] = useState(start)
   const [progress, setProgress] = useState(0)
   const [muted, setMuted] = useState(true)
@@ -108,6 +111,11 @@ export function StoryViewer({ stories, start, onClose }: StoryViewerProps) {
         {story.media_type === 'video' && (
           <button type="button" className="story-button" aria-pressed={!muted} onClick={() => setMuted(!muted)}>
             {muted ? 'Sound on' : 'Sound off'}
+          </button>
+        )}
+        {onDelete && mayDelete?.(story) && (
+          <button type="button" className="story-button" aria-haspopup="dialog" onClick={() => onDelete(story)}>
+            Delete <span className="visually-hidden">story</span>
           </button>
         )}
         <button type="button" className="story-button story-close" aria-label="Close" onClick={onClose}>

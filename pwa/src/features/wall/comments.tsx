@@ -35,8 +35,9 @@ export function Comments({ postId, actor, now, actions }: CommentsProps) {
               <CommentItem
                 key={comment.id}
                 comment={comment}
-                // As on posts (spec part 2 §6): Edit and Delete for the author only.
-                mine={mayOnContent(actor, 'content.edit', { kind: 'comment', authorId: comment.author.id })}
+                // As on posts: Edit for the author, Delete for the author or a holder of delete_others_content.
+                mayEdit={mayOnContent(actor, 'content.edit', { kind: 'comment', authorId: comment.author.id })}
+                mayDelete={mayOnContent(actor, 'content.delete', { kind: 'comment', authorId: comment.author.id })}
                 now={now}
                 actions={actions}
                 onDelete={() => setDeleting(comment)}
@@ -69,13 +70,14 @@ export function Comments({ postId, actor, now, actions }: CommentsProps) {
 
 interface CommentItemProps {
   comment: LocalComment
-  mine: boolean
+  mayEdit: boolean
+  mayDelete: boolean
   now: number
   actions: WallActions
   onDelete: () => void
 }
 
-function CommentItem({ comment, mine, now, actions, onDelete }: CommentItemProps) {
+function CommentItem({ comment, mayEdit, mayDelete, now, actions, onDelete }: CommentItemProps) {
   const [editing, setEditing] = useState(false)
   const editButton = useRef<HTMLButtonElement>(null)
   const wasEditing = useRef(false)
@@ -113,14 +115,23 @@ function CommentItem({ comment, mine, now, actions, onDelete }: CommentItemProps
         ) : (
           <LinkedText text={comment.content} className="comment-text" />
         )}
-        {mine && !editing && (
+        {(mayEdit || mayDelete) && !editing && (
           <div className="item-actions">
-            <button ref={editButton} type="button" className="link-button" onClick={() => setEditing(true)}>
-              Edit <span className="visually-hidden">comment</span>
-            </button>
-            <button type="button" className="link-button link-button-danger" aria-haspopup="dialog" onClick={onDelete}>
-              Delete <span className="visually-hidden">comment</span>
-            </button>
+            {mayEdit && (
+              <button ref={editButton} type="button" className="link-button" onClick={() => setEditing(true)}>
+                Edit <span className="visually-hidden">comment</span>
+              </button>
+            )}
+            {mayDelete && (
+              <button
+                type="button"
+                className="link-button link-button-danger"
+                aria-haspopup="dialog"
+                onClick={onDelete}
+              >
+                Delete <span className="visually-hidden">comment</span>
+              </button>
+            )}
           </div>
         )}
       </div>

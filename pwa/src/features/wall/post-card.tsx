@@ -33,9 +33,10 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
   const commentsId = useId()
   const editButton = useRef<HTMLButtonElement>(null)
   const wasEditing = useRef(false)
-  // Spec part 2 §6: the wall shows Edit and Delete to the author only, whom `content.edit` allows. The API also
-  // lets a holder of delete_others_content delete a post, but the wall does not offer it.
-  const mine = mayOnContent(actor, 'content.edit', { kind: 'post', authorId: post.author_id })
+  // Edit for the author (spec part 2 §6); Delete for the author or a holder of delete_others_content, as the API allows.
+  const target = { kind: 'post', authorId: post.author_id } as const
+  const mayEdit = mayOnContent(actor, 'content.edit', target)
+  const mayDelete = mayOnContent(actor, 'content.delete', target)
   const name = post.author?.name ?? post.author_name
 
   useEffect(() => {
@@ -55,19 +56,23 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
             {post._pending && <span className="pending-mark">Sending…</span>}
           </span>
         </div>
-        {mine && !editing && (
+        {(mayEdit || mayDelete) && !editing && (
           <div className="item-actions post-actions">
-            <button ref={editButton} type="button" className="link-button" onClick={() => setEditing(true)}>
-              Edit <span className="visually-hidden">post</span>
-            </button>
-            <button
-              type="button"
-              className="link-button link-button-danger"
-              aria-haspopup="dialog"
-              onClick={() => setDeleting(true)}
-            >
-              Delete <span className="visually-hidden">post</span>
-            </button>
+            {mayEdit && (
+              <button ref={editButton} type="button" className="link-button" onClick={() => setEditing(true)}>
+                Edit <span className="visually-hidden">post</span>
+              </button>
+            )}
+            {mayDelete && (
+              <button
+                type="button"
+                className="link-button link-button-danger"
+                aria-haspopup="dialog"
+                onClick={() => setDeleting(true)}
+              >
+                Delete <span className="visually-hidden">post</span>
+              </button>
+            )}
           </div>
         )}
       </header>

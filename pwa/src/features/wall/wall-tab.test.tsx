@@ -19,11 +19,15 @@ const base: Change[] = [
   memberChange(buble.id, makeMember(bob, 'member')),
 ]
 
-function openWall(rows: Change[], options: { server?: Partial<TestServer>; api?: Record<string, Reply> } = {}) {
+function openWall(
+  rows: Change[],
+  options: { server?: Partial<TestServer>; api?: Record<string, Reply>; aliceAs?: 'owner' | 'member' } = {},
+) {
+  const members = options.aliceAs === 'member' ? [memberChange(buble.id, makeMember(alice, 'member'))] : []
   return renderApp({
     route: '/bubles/book-club/wall',
     user: alice,
-    server: { seed: [...base, ...rows], ...options.server },
+    server: { seed: [...base, ...members, ...rows], ...options.server },
     api: { [PROFILE]: json(200, alice), ...options.api },
   })
 }
@@ -117,7 +121,57 @@ test('a new post appears at once, marked Sending…, and is queued as post.creat
   expect(within(screen.getByRole('region', { name: 'Latest posts' })).getByText('Hello wall')).toBeInTheDocument()
 })
 
-test('edit and delete are shown on the author’s own posts only; an edit is marked, a delete asks first', async () => {
+test('a plain member sees Edit and Delete on their own posts and comments only', async () => {
+  const post = makePost(buble.id, 'Bob Builder', 'Bob wrote this', 10, { commentsCount: 2 })
+  const app = openWall(
+    [
+      postChange(post),
+      postChange(makePost(buble.id, 'Alice Example', 'Alice wrote this', 5)),
+      commentChange(makeComment(post, 'Bob Builder', 'Bob commented', 8)),
+      commentChange(makeComment(post, 'Alice Example', 'Alice commented', 7)),
+    ],
+    { server: silent, aliceAs: 'member' },
+  )
+  const bobs = await screen.findByRole('article', { name: 'Post by Bob Builder' })
+  expect(within(bobs).queryByRole('button', { name: 'Edit post' })).toBeNull()
+  expect(within(bobs).queryByRole('button', { name: 'Delete post' })).toBeNull()
+  const alices = screen.getByRole('article', { name: 'Post by Alice Example' })
+  expect(within(alices).getByRole('button', { name: 'Edit post' })).toBeInTheDocument()
+  expect(within(alices).getByRole('button', { name: 'Delete post' })).toBeInTheDocument()
+
+  await app.user.click(within(bobs).getByRole('button', { name: '2 comments' }))
+  const [bobsComment, alicesComment] = within(await within(bobs).findByRole('list', { name: 'Comments' })).getAllByRole(
+    'listitem',
+  )
+  expect(within(bobsComment!).queryByRole('button', { name: 'Delete comment' })).toBeNull()
+  expect(within(alicesComment!).getByRole('button', { name: 'Delete comment' })).toBeInTheDocument()
+})
+
+test('a holder of delete_others_content may delete another’s post and comment, not edit them', async () => {
+  const post = makePost(buble.id, 'Bob Builder', 'Bob wrote this', 10, { commentsCount: 1 })
+  const app = openWall([postChange(post), commentChange(makeComment(post, 'Bob Builder', 'Bob commented', 8))])
+  const bobs = await screen.findByRole('article', { name: 'Post by Bob Builder' })
+  expect(within(bobs).queryByRole('button', { name: 'Edit post' })).toBeNull()
+  await app.user.click(within(bobs).getByRole('button', { name: '1 comment' }))
+  const comment = within(await within(bobs).findByRole('list', { name: 'Comments' })).getByRole('listitem')
+  expect(within(comment).queryByRole('button', { name: 'Edit comment' })).toBeNull()
+  await app.user.click(within(comment).getByRole('button', { name: 'Delete comment' }))
+  await app.user.click(
+    within(screen.getByRole('dialog', { name: 'Delete comment?' })).getByRole('button', { name: 'Delete comment' }),
+  )
+  expect(await within(bobs).findByRole('button', { name: '0 comments' })).toBeInTheDocument()
+
+  await app.user.click(within(bobs).getByRole('button', { name: 'Delete post' }))
+  await app.user.click(
+    within(screen.getByRole('dialog', { name: 'Delete post?' })).getByRole('button', { name: 'Delete post' }),
+  )
+  await waitFor(() => expect(screen.queryByRole('article', { name: 'Post by Bob Builder' })).toBeNull())
+  await waitFor(() =>
+    expect(mutations(app.device.pushes).map((m) => m.name)).toEqual(['comment.delete', 'post.delete']),
+  )
+})
+
+test('the author edits and deletes their own post; an edit is marked, a delete asks first', async () => {
   const app = openWall(
     [
       postChange(makePost(buble.id, 'Bob Builder', 'Bob wrote this', 10)),
@@ -125,9 +179,7 @@ test('edit and delete are shown on the author’s own posts only; an edit is mar
     ],
     { server: silent },
   )
-  const bobs = await screen.findByRole('article', { name: 'Post by Bob Builder' })
-  expect(within(bobs).queryByRole('button', { name: 'Edit post' })).toBeNull()
-  expect(within(bobs).queryByRole('button', { name: 'Delete post' })).toBeNull()
+  await screen.findByRole('article', { name: 'Post by Bob Builder' })
 
   const alices = screen.getByRole('article', { name: 'Post by Alice Example' })
   await app.user.click(within(alices).getByRole('button', { name: 'Edit post' }))
@@ -199,7 +251,7 @@ test('comments open oldest first; a new comment appears at once and raises the c
       .getAllByRole('listitem')
       .map((item) => item.querySelector('.comment-text')?.textContent)
   expect(texts()).toEqual(['First thought', 'Second thought'])
-  // Only her own comment offers edit and delete.
+  // Only her own comment offers edit.
   const [first, second] = within(list).getAllByRole('listitem')
   expect(within(first!).getByRole('button', { name: 'Edit comment' })).toBeInTheDocument()
   expect(within(second!).queryByRole('button', { name: 'Edit comment' })).toBeNull()
