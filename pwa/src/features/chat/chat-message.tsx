@@ -47,6 +47,8 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState(false)
   const [pressed, setPressed] = useState(false)
+  /** Keyboard focus is on the message or inside it: its actions show. */
+  const [focused, setFocused] = useState(false)
   const item = useRef<HTMLLIElement>(null)
   const press = useRef<{ timer: number; x: number; y: number } | null>(null)
   const mine = message.sender.id === userId
@@ -96,6 +98,7 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
     lastOfRun && 'is-run-last',
     first && 'is-first',
     pressed && 'is-pressed',
+    focused && 'is-focused',
   ]
 
   return (
@@ -109,6 +112,11 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
       onPointerMove={pointerMove}
       onPointerUp={cancelPress}
       onPointerCancel={cancelPress}
+      // Focus by keyboard shows the actions, focus by a click or tap does not (that is hover's, or a long press's).
+      onFocus={(event) => setFocused(event.target.matches(':focus-visible'))}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false)
+      }}
       // The long press is the message's own gesture, not the browser's menu.
       onContextMenu={(event) => {
         if (pressed || press.current) event.preventDefault()
