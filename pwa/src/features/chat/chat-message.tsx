@@ -316,11 +316,16 @@ function ReactionChips({ message, userId, names, onToggle }: ReactionChipsProps)
       </ul>
       {openType && (
         <div id={listId} className="chat-who">
+          <span className="chat-who-title" aria-hidden="true">
+            {REACTIONS[openType].emoji} {REACTIONS[openType].label}
+          </span>
           <ul className="chat-who-names" aria-label={`Reacted with ${REACTIONS[openType].label}`}>
             {who(openType).map((person, index) => (
               // Two former members may read the same.
               // biome-ignore lint/suspicious/noArrayIndexKey: the names are the list's only content
-              <li key={index}>{person}</li>
+              <li key={index} title={person}>
+                {person}
+              </li>
             ))}
           </ul>
           <button type="button" className="link-button" onClick={() => onToggle(openType)} onKeyDown={closeOnEscape}>
