@@ -405,8 +405,11 @@ test('at 360×740 the chat looks like a chat: sides, runs, a day, actions on foc
 
   await test.step('Ben’s two quick messages are one run on the left; Ann’s own is on the right, under Today', async () => {
     await openChat(ben.page, club)
-    await send(ben.page, 'Top out by noon?')
-    await send(ben.page, 'Bring the blue rope')
+    // Each on the server before the next is written, so the order is the order of writing.
+    for (const text of ['Top out by noon?', 'Bring the blue rope']) {
+      await send(ben.page, text)
+      await expect(message(ben.page, 'Ben Reader', text).getByText('Sending…')).toHaveCount(0)
+    }
     await send(ann.page, 'On my way')
     const first = message(ann.page, 'Ben Reader', 'Top out by noon?')
     const second = message(ann.page, 'Ben Reader', 'Bring the blue rope')
@@ -494,6 +497,36 @@ test('at 360×740 the chat looks like a chat: sides, runs, a day, actions on foc
     }
     const composer = await ann.page.getByRole('form', { name: 'New message' }).boundingBox()
     expect((composer?.y ?? 0) + (composer?.height ?? 0)).toBeLessThanOrEqual(740)
+  })
+
+  await test.step('on a touch screen, a long press shows a message’s actions and a touch elsewhere hides them', async () => {
+    const cdp = await ann.context.newCDPSession(ann.page)
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 1 })
+    await cdp.send('Emulation.setEmitTouchEventsForMouse', { enabled: true, configuration: 'mobile' })
+    const theirs = message(ann.page, 'Ben Reader', 'Bring the blue rope')
+    const reply = theirs.getByRole('button', { name: 'Reply to Ben Reader' })
+    /** A touch at the middle of an element (the message's text by default), measured just before: the list may move. */
+    const touch = async (type: 'touchStart' | 'touchEnd', on = theirs.locator('.chat-text')) => {
+      const box = type === 'touchStart' ? await on.boundingBox() : null
+      const touchPoints = box ? [{ x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) }] : []
+      await cdp.send('Input.dispatchTouchEvent', { type, touchPoints })
+    }
+    // A quick tap is not a long press.
+    await touch('touchStart')
+    await touch('touchEnd')
+    // Longer than a long press (LONG_PRESS_MS in chat-message.tsx, 500 ms).
+    await ann.page.waitForTimeout(800)
+    await expect(reply).toBeHidden()
+    // Held: the actions show while the finger is still down, and stay once it lifts.
+    await touch('touchStart')
+    await expect(reply).toBeVisible()
+    await touch('touchEnd')
+    await expect(reply).toBeVisible()
+    // A touch elsewhere (the chat's title) hides them.
+    await touch('touchStart', chatPanel(ann.page, club).locator('.chat-title'))
+    await touch('touchEnd')
+    await expect(reply).toBeHidden()
+    await cdp.detach()
   })
 
   await expectAccessible(ann.page, 'chat at 360×740')
