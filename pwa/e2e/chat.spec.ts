@@ -16,6 +16,8 @@ const message = (page: Page, sender: string, text: string) =>
 
 /** A message's actions show on hover (or keyboard focus, or a long press): the pointer rests on it first. */
 async function action(item: Locator, name: string) {
+  // Off any other message first: the actions it shows float over its neighbours.
+  await item.page().mouse.move(0, 0)
   await item.hover()
   return item.getByRole('button', { name })
 }
