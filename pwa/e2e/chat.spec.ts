@@ -501,6 +501,20 @@ test('at 360×740 the chat looks like a chat: sides, runs, a day, actions on foc
     expect((composer?.y ?? 0) + (composer?.height ?? 0)).toBeLessThanOrEqual(740)
   })
 
+  await test.step('with the on-screen keyboard open (a shorter screen), the composer and the newest message stay in view', async () => {
+    await messageField(ann.page).focus()
+    await ann.page.setViewportSize({ width: 360, height: 420 })
+    const composer = ann.page.getByRole('form', { name: 'New message' })
+    await expect
+      .poll(async () => {
+        const box = await composer.boundingBox()
+        return box ? box.y + box.height : 0
+      })
+      .toBeLessThanOrEqual(420)
+    await expect(message(ann.page, 'Ann Author', 'The summit').locator('.chat-text')).toBeInViewport()
+    await ann.page.setViewportSize({ width: 360, height: 740 })
+  })
+
   await test.step('on a touch screen, a long press shows a message’s actions and a touch elsewhere hides them', async () => {
     const cdp = await ann.context.newCDPSession(ann.page)
     await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 1 })

@@ -77,6 +77,18 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
     }
   }, [messages])
 
+  // When the list itself changes height (the on-screen keyboard opens, the composer grows), a view
+  // at the bottom stays at the bottom.
+  useEffect(() => {
+    const box = list.current
+    if (!box || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) box.scrollTop = box.scrollHeight
+    })
+    observer.observe(box)
+    return () => observer.disconnect()
+  }, [])
+
   // Say what arrived from others (not what was there when the panel opened, nor older pages).
   useEffect(() => {
     const newest = messages?.at(-1)
