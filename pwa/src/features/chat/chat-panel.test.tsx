@@ -253,6 +253,31 @@ test('a message shows only the reactions it has, as chips; a chip lists who reac
   ])
 })
 
+test('who reacted names a member who has left as a former member', async () => {
+  const bobRef: MemberRef = person('Bob Builder')
+  const gone: MemberRef = person('Gone Away')
+  const app = openBuble(
+    [
+      messageChange(
+        makeMessage('Bob Builder', 'Hi', 5, {
+          reactions: { [bobRef.id]: ['wow'], [gone.id]: ['wow'] },
+          reactionsSummary: { wow: 2 },
+        }),
+      ),
+    ],
+    { server: silent },
+  )
+  await openChat(app)
+  const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  await app.user.click(within(bobs).getByRole('button', { name: 'Wow, 2: who reacted' }))
+  const who = within(bobs).getByRole('list', { name: 'Reacted with Wow' })
+  expect(
+    within(who)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual(['A former member', 'Bob Builder'])
+})
+
 test('a message without reactions shows no chips', async () => {
   const app = openBuble([messageChange(makeMessage('Bob Builder', 'Hi', 5))], { server: silent })
   await openChat(app)
