@@ -1,6 +1,7 @@
 import type { UnreadPush } from '@buble/shared/push'
-import { type Browser, type CDPSession, expect, type Page, test, type Worker } from '@playwright/test'
-import { inviteCode, join, type Person, person, serviceWorkerReady } from './helpers.ts'
+import { type Browser, type CDPSession, expect, type Locator, type Page, test, type Worker } from '@playwright/test'
+import sharp from 'sharp'
+import { expectAccessible, inviteCode, join, type Person, person, serviceWorkerReady } from './helpers.ts'
 
 const chatButton = (page: Page, unread = 0) =>
   page.getByRole('button', { name: unread > 0 ? `Chat ${unread} unread` : 'Chat', exact: true })
@@ -12,6 +13,18 @@ const message = (page: Page, sender: string, text: string) =>
     .getByRole('list', { name: 'Messages' })
     .getByRole('listitem', { name: `Message from ${sender}` })
     .filter({ has: page.locator('.chat-text', { hasText: text }) })
+
+/** A message's actions show on hover (or keyboard focus, or a long press): the pointer rests on it first. */
+async function action(item: Locator, name: string) {
+  // Off any other message first: the actions it shows float over its neighbours.
+  await item.page().mouse.move(0, 0)
+  await item.hover()
+  return item.getByRole('button', { name })
+}
+
+/** A reaction chip of a message (emoji and count), which lists who reacted. */
+const chip = (item: Locator, label: string, count: number) =>
+  item.getByRole('list', { name: 'Reactions' }).getByRole('button', { name: `${label}, ${count}: who reacted` })
 
 async function openChat(page: Page, club: string) {
   await page.getByRole('button', { name: /^Chat/ }).click()
@@ -90,9 +103,9 @@ test('two members chat in real time: unread count, reply, reaction, edit, a two-
     const seen = message(ben.page, 'Ann Author', first)
     await expect(seen).toBeVisible()
     // Mine to answer and react to, not to edit or delete.
-    await expect(seen.getByRole('button', { name: 'Edit message' })).toHaveCount(0)
-    await expect(seen.getByRole('button', { name: 'Delete message' })).toHaveCount(0)
-    await seen.getByRole('button', { name: 'Reply to Ann Author' }).click()
+    await expect(seen.getByRole('button', { name: 'Edit message', includeHidden: true })).toHaveCount(0)
+    await expect(seen.getByRole('button', { name: 'Delete message', includeHidden: true })).toHaveCount(0)
+    await (await action(seen, 'Reply to Ann Author')).click()
     await expect(ben.page.getByRole('blockquote', { name: 'Replying to Ann Author' })).toContainText(first)
     await expect(messageField(ben.page)).toBeFocused()
     await send(ben.page, 'Yes! I will bring dessert.')
@@ -105,23 +118,24 @@ test('two members chat in real time: unread count, reply, reaction, edit, a two-
   })
 
   await test.step('Ben reacts; both screens count it', async () => {
-    await message(ben.page, 'Ann Author', first).getByRole('button', { name: 'Love' }).click()
-    const love = (page: Page) => message(page, 'Ann Author', first).getByRole('button', { name: 'Love, 1' })
-    await expect(love(ben.page)).toHaveAttribute('aria-pressed', 'true')
-    await expect(love(ann.page)).toHaveAttribute('aria-pressed', 'false')
+    await (await action(message(ben.page, 'Ann Author', first), 'Love')).click()
+    const love = (page: Page) => chip(message(page, 'Ann Author', first), 'Love', 1)
+    await expect(love(ben.page)).toHaveClass(/is-mine/)
+    await expect(love(ann.page)).toBeVisible()
+    await expect(love(ann.page)).not.toHaveClass(/is-mine/)
   })
 
   await test.step('Ann edits her message: marked edited on both screens, the quote follows', async () => {
     // Her only message (while edited, its text is a field).
     const mine = ann.page.getByRole('listitem', { name: 'Message from Ann Author' })
     await expect(mine).toHaveCount(1)
-    await mine.getByRole('button', { name: 'Edit message' }).click()
+    await (await action(mine, 'Edit message')).click()
     await mine.getByRole('textbox', { name: 'Edit message' }).fill('Dinner at eight, at mine?')
     await mine.getByRole('button', { name: 'Save' }).click()
     for (const page of [ann.page, ben.page]) {
       const edited = message(page, 'Ann Author', 'Dinner at eight')
       await expect(edited).toContainText('(edited)')
-      await expect(edited.getByRole('button', { name: 'Love, 1' })).toBeVisible()
+      await expect(chip(edited, 'Love', 1)).toBeVisible()
       await expect(message(page, 'Ben Reader', 'I will bring dessert').getByRole('blockquote')).toContainText(
         'Dinner at eight',
       )
@@ -142,7 +156,7 @@ test('two members chat in real time: unread count, reply, reaction, edit, a two-
   })
 
   await test.step('Ann deletes her message: gone on both screens, the reply no longer quotes it', async () => {
-    await message(ann.page, 'Ann Author', 'Dinner at eight').getByRole('button', { name: 'Delete message' }).click()
+    await (await action(message(ann.page, 'Ann Author', 'Dinner at eight'), 'Delete message')).click()
     const dialog = ann.page.getByRole('dialog', { name: 'Delete message?' })
     await dialog.getByRole('button', { name: 'Delete message' }).click()
     await expect(dialog).toHaveCount(0)
@@ -353,6 +367,185 @@ test('a push badges the app, makes the page pull and notifies unless a focused w
   })
 
   await cdp?.detach()
+  expect(ann.problems).toEqual([])
+  expect(ben.problems).toEqual([])
+  await ann.close()
+  await ben.close()
+})
+
+/** A small PNG, as a phone would pick it. */
+const picture = async () => ({
+  name: 'summit.png',
+  mimeType: 'image/png',
+  buffer: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2266aa' } })
+    .png()
+    .toBuffer(),
+})
+
+test('at 360×740 the chat looks like a chat: sides, runs, a day, actions on focus or hover, who reacted, an image with its caption', async ({
+  browser,
+}) => {
+  const { ann, ben, club } = await twoMembers(browser, 'Phone')
+  await ann.page.setViewportSize({ width: 360, height: 740 })
+  const bubble = (item: Locator) => item.locator('.chat-bubble')
+
+  await test.step('the panel fills the phone screen, its header names the buble, the composer sits at the bottom', async () => {
+    await openChat(ann.page, club)
+    const panel = chatPanel(ann.page, club)
+    const title = panel.locator('.chat-title')
+    await expect(title).toHaveAccessibleName(`Chat in ${club}`)
+    // What shows: "Chat · Phone …" (the "in" is for screen readers).
+    await expect(title.getByText('·', { exact: true })).toBeVisible()
+    await expect(title.locator('.chat-title-name')).toHaveText(club)
+    await expect(title.locator('.chat-title-name')).toBeVisible()
+    const box = await panel.boundingBox()
+    expect(box).toMatchObject({ x: 0, y: 0, width: 360, height: 740 })
+    const composer = await panel.getByRole('form', { name: 'New message' }).boundingBox()
+    expect((composer?.y ?? 0) + (composer?.height ?? 0)).toBeLessThanOrEqual(740)
+    expect((composer?.y ?? 0) + (composer?.height ?? 0)).toBeGreaterThan(700)
+  })
+
+  await test.step('Ben’s two quick messages are one run on the left; Ann’s own is on the right, under Today', async () => {
+    await openChat(ben.page, club)
+    // Each on the server before the next is written, so the order is the order of writing.
+    for (const text of ['Top out by noon?', 'Bring the blue rope']) {
+      await send(ben.page, text)
+      await expect(message(ben.page, 'Ben Reader', text).getByText('Sending…')).toHaveCount(0)
+    }
+    await send(ann.page, 'On my way')
+    const first = message(ann.page, 'Ben Reader', 'Top out by noon?')
+    const second = message(ann.page, 'Ben Reader', 'Bring the blue rope')
+    const mine = message(ann.page, 'Ann Author', 'On my way')
+    await expect(mine.getByText('Sending…')).toHaveCount(0)
+    await expect(second).toBeVisible()
+    await expect(ann.page.getByRole('list', { name: 'Messages' }).getByRole('heading', { name: 'Today' })).toBeVisible()
+    // One name for the run.
+    await expect(first.locator('.chat-sender')).toHaveText('Ben Reader')
+    await expect(second.locator('.chat-sender')).toHaveCount(0)
+    const theirs = await bubble(first).boundingBox()
+    const own = await bubble(mine).boundingBox()
+    if (!theirs || !own) throw new Error('no bubbles laid out')
+    // Others' start at the left (after a 28 px avatar), the user's own end at the right.
+    expect(theirs.x).toBeLessThan(60)
+    expect(own.x + own.width).toBeGreaterThan(360 - 24)
+    expect(own.x).toBeGreaterThan(theirs.x + 100)
+    // Different colours.
+    const background = (item: Locator) => bubble(item).evaluate((el) => getComputedStyle(el).backgroundColor)
+    expect(await background(mine)).not.toBe(await background(first))
+  })
+
+  await test.step('actions hide until a message has keyboard focus or the pointer', async () => {
+    const first = message(ann.page, 'Ben Reader', 'Top out by noon?')
+    const mine = message(ann.page, 'Ann Author', 'On my way')
+    await ann.page.mouse.move(180, 20)
+    await expect(mine.getByRole('button', { name: 'Edit message' })).toBeHidden()
+    await expect(first.getByRole('button', { name: 'Reply to Ben Reader' })).toBeHidden()
+    // From the composer, Shift+Tab reaches the newest message: its actions show.
+    await messageField(ann.page).focus()
+    await ann.page.keyboard.press('Shift+Tab')
+    await ann.page.keyboard.press('Shift+Tab')
+    await expect(mine).toBeFocused()
+    await expect(mine.getByRole('button', { name: 'Edit message' })).toBeVisible()
+    // Up twice: the run's first message, and only its actions.
+    await ann.page.keyboard.press('ArrowUp')
+    await ann.page.keyboard.press('ArrowUp')
+    await expect(first).toBeFocused()
+    await expect(first.getByRole('button', { name: 'Reply to Ben Reader' })).toBeVisible()
+    await expect(mine.getByRole('button', { name: 'Edit message' })).toBeHidden()
+    await ann.page.keyboard.press('Tab')
+    await expect(first.getByRole('button', { name: 'Like' })).toBeFocused()
+    await expect(first.getByRole('button', { name: 'Reply to Ben Reader' })).toBeVisible()
+    await messageField(ann.page).focus()
+    await expect(first.getByRole('button', { name: 'Reply to Ben Reader' })).toBeHidden()
+    // The pointer shows them too (Ben, on a desktop).
+    const onBen = message(ben.page, 'Ann Author', 'On my way')
+    await expect(onBen.getByRole('button', { name: 'Reply to Ann Author' })).toBeHidden()
+    await onBen.hover()
+    await expect(onBen.getByRole('button', { name: 'Reply to Ann Author' })).toBeVisible()
+  })
+
+  await test.step('Ben reacts to Ann’s message; on Ann’s phone the chip counts it and lists Ben', async () => {
+    await (await action(message(ben.page, 'Ann Author', 'On my way'), 'Love')).click()
+    const mine = message(ann.page, 'Ann Author', 'On my way')
+    const love = chip(mine, 'Love', 1)
+    await expect(love).toBeVisible()
+    await expect(mine.getByRole('list', { name: 'Reactions' }).getByRole('button')).toHaveCount(1)
+    await love.click()
+    await expect(mine.getByRole('list', { name: 'Reacted with Love' })).toHaveText('Ben Reader')
+    await expectAccessible(ann.page, 'chat at 360×740, who reacted open')
+    await mine.getByRole('button', { name: 'Add your Love' }).click()
+    await expect(chip(mine, 'Love', 2)).toHaveClass(/is-mine/)
+    await expect(mine.getByRole('list', { name: 'Reacted with Love' }).getByRole('listitem')).toHaveText([
+      'You',
+      'Ben Reader',
+    ])
+    await expect(chip(message(ben.page, 'Ann Author', 'On my way'), 'Love', 2)).toBeVisible()
+  })
+
+  await test.step('an image is previewed with a caption before it is sent', async () => {
+    await ann.page.getByLabel('Send an image').setInputFiles(await picture())
+    const preview = ann.page.getByRole('img', { name: 'To send: summit.png' })
+    await expect(preview).toBeVisible()
+    await expect(messageField(ann.page)).toHaveAttribute('placeholder', 'Add a caption…')
+    // Nothing is sent before Send.
+    await expect(message(ben.page, 'Ann Author', 'The summit')).toHaveCount(0)
+    await expectAccessible(ann.page, 'chat at 360×740, image preview')
+    await messageField(ann.page).fill('The summit')
+    await messageField(ann.page).press('Enter')
+    await expect(preview).toHaveCount(0)
+    for (const page of [ann.page, ben.page]) {
+      const sent = message(page, 'Ann Author', 'The summit')
+      await expect(sent.getByRole('img', { name: 'Sent by Ann Author' })).toBeVisible()
+    }
+    const composer = await ann.page.getByRole('form', { name: 'New message' }).boundingBox()
+    expect((composer?.y ?? 0) + (composer?.height ?? 0)).toBeLessThanOrEqual(740)
+  })
+
+  await test.step('with the on-screen keyboard open (a shorter screen), the composer and the newest message stay in view', async () => {
+    await messageField(ann.page).focus()
+    await ann.page.setViewportSize({ width: 360, height: 420 })
+    const composer = ann.page.getByRole('form', { name: 'New message' })
+    await expect
+      .poll(async () => {
+        const box = await composer.boundingBox()
+        return box ? box.y + box.height : 0
+      })
+      .toBeLessThanOrEqual(420)
+    await expect(message(ann.page, 'Ann Author', 'The summit').locator('.chat-text')).toBeInViewport()
+    await ann.page.setViewportSize({ width: 360, height: 740 })
+  })
+
+  await test.step('on a touch screen, a long press shows a message’s actions and a touch elsewhere hides them', async () => {
+    const cdp = await ann.context.newCDPSession(ann.page)
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 1 })
+    await cdp.send('Emulation.setEmitTouchEventsForMouse', { enabled: true, configuration: 'mobile' })
+    const theirs = message(ann.page, 'Ben Reader', 'Bring the blue rope')
+    const reply = theirs.getByRole('button', { name: 'Reply to Ben Reader' })
+    /** A touch at the middle of an element (the message's text by default), measured just before: the list may move. */
+    const touch = async (type: 'touchStart' | 'touchEnd', on = theirs.locator('.chat-text')) => {
+      const box = type === 'touchStart' ? await on.boundingBox() : null
+      const touchPoints = box ? [{ x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) }] : []
+      await cdp.send('Input.dispatchTouchEvent', { type, touchPoints })
+    }
+    // A quick tap is not a long press.
+    await touch('touchStart')
+    await touch('touchEnd')
+    // Longer than a long press (LONG_PRESS_MS in chat-message.tsx, 500 ms).
+    await ann.page.waitForTimeout(800)
+    await expect(reply).toBeHidden()
+    // Held: the actions show while the finger is still down, and stay once it lifts.
+    await touch('touchStart')
+    await expect(reply).toBeVisible()
+    await touch('touchEnd')
+    await expect(reply).toBeVisible()
+    // A touch elsewhere (the chat's title) hides them.
+    await touch('touchStart', chatPanel(ann.page, club).locator('.chat-title'))
+    await touch('touchEnd')
+    await expect(reply).toBeHidden()
+    await cdp.detach()
+  })
+
+  await expectAccessible(ann.page, 'chat at 360×740')
   expect(ann.problems).toEqual([])
   expect(ben.problems).toEqual([])
   await ann.close()

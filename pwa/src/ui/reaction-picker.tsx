@@ -1,7 +1,7 @@
 import { REACTION_TYPES, type Reactions, type ReactionsSummary, type ReactionType } from '@buble/shared/wall'
 
-/** Each reaction as the picker shows it: an emoji, and the word a screen reader says. */
-const REACTIONS: Readonly<Record<ReactionType, { emoji: string; label: string }>> = {
+/** Each reaction as the picker shows it: an emoji, and the word a screen reader says (the chat's chips too). */
+export const REACTIONS: Readonly<Record<ReactionType, { emoji: string; label: string }>> = {
   like: { emoji: '👍', label: 'Like' },
   love: { emoji: '❤️', label: 'Love' },
   laugh: { emoji: '😂', label: 'Laugh' },

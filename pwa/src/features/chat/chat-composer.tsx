@@ -1,6 +1,6 @@
 import { EditMessageBody } from '@buble/shared/chat'
 import { LIMITS } from '@buble/shared/constants'
-import { type ChangeEvent, type FormEvent, type KeyboardEvent, type RefObject, useId, useState } from 'react'
+import { type ChangeEvent, type FormEvent, type KeyboardEvent, type RefObject, useEffect, useId, useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import type { ChatActions, LocalChatMessage } from '../../data/chat.ts'
 import { useOnline } from '../../data/sync-status.ts'
@@ -21,7 +21,8 @@ interface ChatComposerProps {
 
 /**
  * Writes a message: Enter sends, Shift+Enter starts a new line. Text is queued at once, online or
- * not; an image is uploaded first (online only) and sent with the text as its caption.
+ * not. A picked image is shown first, with the text as its optional caption; Send uploads it
+ * (online only) and sends it with the caption.
  */
 export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, field }: ChatComposerProps) {
   const api = useApi()
@@ -31,8 +32,12 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
   const [error, setError] = useState<string | null>(null)
   const [uploading, setUploading] = useState(false)
   const [picker, setPicker] = useState(0)
+  const [image, setImage] = useState<{ file: File; preview: string } | null>(null)
   // A buble made offline is not on the server yet, so it cannot own an upload.
   const imageBlocked = !online ? IMAGE_TEXTS.imageOffline : buble._pending ? IMAGE_TEXTS.imageNotSynced : null
+
+  // The preview's object URL lives as long as the preview.
+  useEffect(() => (image ? () => URL.revokeObjectURL(image.preview) : undefined), [image])
 
   async function send(imageUrl?: string) {
     const content = text.trim()
@@ -50,6 +55,7 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
       })
       // What was typed while it was being sent stays: only the text that went is cleared.
       setText((current) => (current === text ? '' : current))
+      if (imageUrl) setImage(null)
       onCancelReply()
       onSent()
     } catch (err) {
@@ -66,9 +72,16 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
     if (!picked) return
     const problem = imageProblem(picked)
     if (problem) return setError(problem)
+    setImage({ file: picked, preview: URL.createObjectURL(picked) })
+    field.current?.focus()
+  }
+
+  /** The picked image, uploaded, then sent with the text as its caption; kept on screen if the upload fails. */
+  async function sendImage(file: File) {
+    setError(null)
     setUploading(true)
     try {
-      const url = await uploadImage(api, buble.id, picked)
+      const url = await uploadImage(api, buble.id, file)
       if (!url) return setError(IMAGE_TEXTS.uploadFailed)
       await send(url)
     } finally {
@@ -76,7 +89,26 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
     }
   }
 
+  function removeImage() {
+    setImage(null)
+    setError(null)
+    field.current?.focus()
+  }
+
+  /** Sends what is composed: the image with its caption, or the text. */
+  function sendComposed() {
+    if (uploading) return
+    if (image) {
+      if (imageBlocked === null) void sendImage(image.file)
+    } else if (text.trim() !== '') void send()
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Escape' && image && !uploading) {
+      event.stopPropagation()
+      removeImage()
+      return
+    }
     if (event.key === 'Escape' && replyTo) {
       event.stopPropagation()
       onCancelReply()
@@ -85,12 +117,13 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
     // Shift+Enter (and Enter while an input method composes) is left to the textarea: a new line.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
     event.preventDefault()
-    if (text.trim() !== '') void send()
+    sendComposed()
   }
 
   function submit(event: FormEvent) {
     event.preventDefault()
-    void send()
+    if (image) sendComposed()
+    else void send()
   }
 
   return (
@@ -106,6 +139,17 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
           </button>
         </div>
       )}
+      {image && (
+        <figure className="chat-preview">
+          <img src={image.preview} alt={`To send: ${image.file.name}`} />
+          <figcaption className="chat-preview-note">
+            {uploading ? CHAT_TEXTS.imageSending : CHAT_TEXTS.imagePreviewHint}
+          </figcaption>
+          <button type="button" className="btn btn-light btn-small" onClick={removeImage} disabled={uploading}>
+            Remove image
+          </button>
+        </figure>
+      )}
       {error && <Alert kind="error">{error}</Alert>}
       {imageBlocked && (
         <p className="field-hint" id={`${id}-image-hint`}>
@@ -118,7 +162,7 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
         >
           <span aria-hidden="true">{uploading ? '…' : '📷'}</span>
           <input
-            aria-label={uploading ? 'Uploading image…' : 'Send an image'}
+            aria-label={uploading ? 'Uploading image…' : image ? 'Choose another image' : 'Send an image'}
             key={picker}
             type="file"
             accept={IMAGE_TYPES.join(',')}
@@ -137,7 +181,7 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
           className="text-input chat-input"
           rows={1}
           maxLength={LIMITS.chatMessage}
-          placeholder="Write a message…"
+          placeholder={image ? CHAT_TEXTS.captionPlaceholder : CHAT_TEXTS.messagePlaceholder}
           aria-describedby={`${id}-keys`}
           value={text}
           onChange={(event) => setText(event.target.value)}
@@ -146,7 +190,11 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
         <span id={`${id}-keys`} className="visually-hidden">
           Enter sends, Shift+Enter starts a new line.
         </span>
-        <button type="submit" className="btn btn-primary btn-small" disabled={uploading || text.trim() === ''}>
+        <button
+          type="submit"
+          className="btn btn-primary btn-small"
+          disabled={uploading || (image ? imageBlocked !== null : text.trim() === '')}
+        >
           Send
         </button>
       </div>

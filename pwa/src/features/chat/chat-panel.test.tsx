@@ -2,7 +2,7 @@ import type { MemberRef } from '@buble/shared/bubles'
 import type { ChatMessage } from '@buble/shared/chat'
 import type { BubleRole } from '@buble/shared/permissions'
 import type { Change } from '@buble/sync/protocol'
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
 import { refusing } from '../../test/buble-server.ts'
 import { json } from '../../test/fake-fetch.ts'
@@ -19,6 +19,8 @@ import {
 } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import type { TestServer } from '../../test/test-device.ts'
+import { formatClock } from '../../ui/format.ts'
+import { LONG_PRESS_MS } from './chat-message.tsx'
 
 const PROFILE = 'GET /api/users/profile'
 const buble = makeBuble({ name: 'Book Club' })
@@ -51,7 +53,10 @@ const messageChange = (message: ChatMessage) => putChange('chat_message', messag
 /** A server that never answers a push: what the panel shows comes from the device alone. */
 const silent: Partial<TestServer> = { push: () => new Promise(() => {}) }
 
-function openBuble(rows: Change[], options: { server?: Partial<TestServer>; role?: BubleRole } = {}) {
+function openBuble(
+  rows: Change[],
+  options: { server?: Partial<TestServer>; role?: BubleRole; api?: Parameters<typeof renderApp>[0]['api'] } = {},
+) {
   return renderApp({
     route: '/bubles/book-club',
     user: alice,
@@ -64,7 +69,7 @@ function openBuble(rows: Change[], options: { server?: Partial<TestServer>; role
       ],
       ...options.server,
     },
-    api: { [PROFILE]: json(200, alice) },
+    api: { [PROFILE]: json(200, alice), ...options.api },
   })
 }
 
@@ -94,14 +99,17 @@ test('the Chat button shows the chat’s unread count, 99+ beyond, and opening t
 })
 
 test('the panel lists messages oldest first with sender, time and marks; an empty chat says so; Escape closes', async () => {
-  const app = openBuble([
-    messageChange(makeMessage('Bob Builder', 'Second', 5, { is_edited: true })),
-    messageChange(makeMessage('Alice Example', 'First', 10)),
-  ])
+  const second = makeMessage('Bob Builder', 'Second', 5, { is_edited: true })
+  const app = openBuble([messageChange(second), messageChange(makeMessage('Alice Example', 'First', 10))])
   const panel = await openChat(app)
+  // The header reads "Chat · Book Club" and says "Chat in Book Club", as the dialog's name.
+  const heading = within(panel).getByRole('heading', { level: 2 })
+  expect(heading).toHaveAccessibleName('Chat in Book Club')
+  expect(within(heading).getByText('·')).toHaveAttribute('aria-hidden', 'true')
+  expect(within(heading).getByText('Book Club')).toHaveClass('chat-title-name')
   await waitFor(() => expect(texts()).toEqual(['First', 'Second']))
   const bobs = screen.getByRole('listitem', { name: 'Message from Bob Builder' })
-  expect(within(bobs).getByText('5m ago')).toBeInTheDocument()
+  expect(within(bobs).getByText(formatClock(second.created_at))).toHaveAttribute('datetime', second.created_at)
   expect(within(bobs).getByText('(edited)')).toBeInTheDocument()
   expect(field()).toHaveFocus()
   await app.user.keyboard('{Escape}')
@@ -190,7 +198,7 @@ test('a holder of delete_others_content may delete others’ messages, not edit 
   expect(within(bobs).queryByRole('button', { name: 'Edit message' })).toBeNull()
 })
 
-test('a reaction toggles on and off with its count, queued as chat.react', async () => {
+test('a message shows only the reactions it has, as chips; a chip lists who reacted and toggles the user’s own', async () => {
   const bobRef: MemberRef = person('Bob Builder')
   const app = openBuble(
     [
@@ -202,16 +210,190 @@ test('a reaction toggles on and off with its count, queued as chat.react', async
   )
   await openChat(app)
   const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
-  await app.user.click(within(bobs).getByRole('button', { name: 'Like, 1' }))
-  const liked = await within(bobs).findByRole('button', { name: 'Like, 2' })
-  expect(liked).toHaveAttribute('aria-pressed', 'true')
-  await app.user.click(liked)
-  expect(await within(bobs).findByRole('button', { name: 'Like, 1' })).toHaveAttribute('aria-pressed', 'false')
+  const chips = within(bobs).getByRole('list', { name: 'Reactions' })
+  expect(
+    within(chips)
+      .getAllByRole('button')
+      .map((chip) => chip.getAttribute('aria-label')),
+  ).toEqual(['Like, 1: who reacted'])
+  const like = within(chips).getByRole('button', { name: 'Like, 1: who reacted' })
+  expect(like).toHaveAttribute('aria-expanded', 'false')
+  await app.user.click(like)
+  expect(like).toHaveAttribute('aria-expanded', 'true')
+  const who = () => within(bobs).getByRole('list', { name: 'Reacted with Like' })
+  expect(
+    within(who())
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual(['Bob Builder'])
+
+  await app.user.click(within(bobs).getByRole('button', { name: 'Add your Like' }))
+  expect(await within(chips).findByRole('button', { name: 'Like, 2: who reacted' })).toHaveClass('is-mine')
+  expect(
+    within(who())
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual(['You', 'Bob Builder'])
+  await app.user.click(within(bobs).getByRole('button', { name: 'Remove your Like' }))
+  expect(await within(chips).findByRole('button', { name: 'Like, 1: who reacted' })).not.toHaveClass('is-mine')
+
+  // Escape closes the list, not the chat.
+  await app.user.keyboard('{Escape}')
+  expect(within(bobs).queryByRole('list', { name: 'Reacted with Like' })).toBeNull()
+  expect(screen.getByRole('dialog', { name: 'Chat in Book Club' })).toBeInTheDocument()
+
+  // The quick reactions among the message's actions add a new one; its chip appears.
+  await app.user.click(within(bobs).getByRole('button', { name: 'Love' }))
+  expect(await within(chips).findByRole('button', { name: 'Love, 1: who reacted' })).toBeInTheDocument()
   const reacts = await queued(app, 'chat.react')
   expect(reacts.map((entry) => [entry.args, entry.settled])).toEqual([
     [expect.objectContaining({ reactionType: 'like' }), { on: true }],
     [expect.objectContaining({ reactionType: 'like' }), { on: false }],
+    [expect.objectContaining({ reactionType: 'love' }), { on: true }],
   ])
+})
+
+test('who reacted names a member who has left as a former member', async () => {
+  const bobRef: MemberRef = person('Bob Builder')
+  const gone: MemberRef = person('Gone Away')
+  const app = openBuble(
+    [
+      messageChange(
+        makeMessage('Bob Builder', 'Hi', 5, {
+          reactions: { [bobRef.id]: ['wow'], [gone.id]: ['wow'] },
+          reactionsSummary: { wow: 2 },
+        }),
+      ),
+    ],
+    { server: silent },
+  )
+  await openChat(app)
+  const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  await app.user.click(within(bobs).getByRole('button', { name: 'Wow, 2: who reacted' }))
+  const who = within(bobs).getByRole('list', { name: 'Reacted with Wow' })
+  expect(
+    within(who)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual(['A former member', 'Bob Builder'])
+})
+
+test('a message without reactions shows no chips', async () => {
+  const app = openBuble([messageChange(makeMessage('Bob Builder', 'Hi', 5))], { server: silent })
+  await openChat(app)
+  const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  expect(within(bobs).queryByRole('list', { name: 'Reactions' })).toBeNull()
+})
+
+test('own messages and others’ are told apart; a run of one sender shows its name once; days are separated', async () => {
+  const app = openBuble([
+    messageChange(makeMessage('Bob Builder', 'Two days ago', 2 * 24 * 60 + 30)),
+    messageChange(makeMessage('Bob Builder', 'One', 3)),
+    messageChange(makeMessage('Bob Builder', 'Two', 2)),
+    messageChange(makeMessage('Alice Example', 'Mine', 1)),
+  ])
+  await openChat(app)
+  await waitFor(() => expect(texts()).toEqual(['Two days ago', 'One', 'Two', 'Mine']))
+  const list = screen.getByRole('list', { name: 'Messages' })
+  const days = within(list)
+    .getAllByRole('heading', { level: 3 })
+    .map((h) => h.textContent)
+  expect(days).toHaveLength(2)
+  expect(days.at(-1)).toBe('Today')
+  const [old, one, two, mine] = messageItems()
+  expect(old).toHaveClass('chat-message-theirs', 'is-run-first')
+  expect(one).toHaveClass('chat-message-theirs', 'is-run-first')
+  expect(within(one!).getByText('Bob Builder', { selector: '.chat-sender' })).toBeInTheDocument()
+  expect(two).not.toHaveClass('is-run-first')
+  expect(two!.querySelector('.chat-sender')).toBeNull()
+  expect(mine).toHaveClass('chat-message-mine', 'is-run-first')
+})
+
+test('arrow keys move between messages, one of them in the tab order; a long press marks a message pressed', async () => {
+  const app = openBuble(
+    [
+      messageChange(makeMessage('Bob Builder', 'One', 3)),
+      messageChange(makeMessage('Bob Builder', 'Two', 2)),
+      messageChange(makeMessage('Bob Builder', 'Three', 1)),
+    ],
+    { server: silent },
+  )
+  await openChat(app)
+  await waitFor(() => expect(texts()).toEqual(['One', 'Two', 'Three']))
+  const [one, two, three] = messageItems()
+  // The newest is where the keyboard enters.
+  expect(messageItems().map((item) => item.tabIndex)).toEqual([-1, -1, 0])
+  three!.focus()
+  await app.user.keyboard('{ArrowUp}')
+  expect(two).toHaveFocus()
+  // Tab enters the focused message's actions (that they show then is the browser's to check, in
+  // e2e/chat.spec.ts: jsdom's :focus-visible is not a browser's).
+  await app.user.tab()
+  expect(within(two!).getByRole('button', { name: 'Like' })).toHaveFocus()
+  two!.focus()
+  await app.user.keyboard('{Home}')
+  expect(one).toHaveFocus()
+  expect(messageItems().map((item) => item.tabIndex)).toEqual([0, -1, -1])
+  await app.user.keyboard('{End}')
+  expect(three).toHaveFocus()
+
+  // A touch held for LONG_PRESS_MS shows the actions; a touch that moves (a scroll) does not.
+  fireEvent.pointerDown(one!, { pointerType: 'touch', clientX: 10, clientY: 10 })
+  fireEvent.pointerMove(one!, { pointerType: 'touch', clientX: 10, clientY: 60 })
+  await act(() => new Promise((resolve) => setTimeout(resolve, LONG_PRESS_MS + 100)))
+  expect(one).not.toHaveClass('is-pressed')
+  fireEvent.pointerDown(two!, { pointerType: 'touch', clientX: 10, clientY: 10 })
+  await act(() => new Promise((resolve) => setTimeout(resolve, LONG_PRESS_MS + 100)))
+  expect(two).toHaveClass('is-pressed')
+  // A touch elsewhere hides them again.
+  fireEvent.pointerDown(one!, { pointerType: 'touch' })
+  expect(two).not.toHaveClass('is-pressed')
+})
+
+test('a picked image is previewed first and sent with its caption; it can be removed', async () => {
+  const app = openBuble([], {
+    server: silent,
+    api: {
+      'POST /api/uploads/image': json(200, { url: '/api/uploads/secure/picture.webp' }),
+      'GET /api/uploads/secure/picture.webp': () => new Response('webp'),
+    },
+  })
+  await openChat(app)
+  const picture = new File(['x'], 'picture.png', { type: 'image/png' })
+  await app.user.upload(screen.getByLabelText('Send an image'), picture)
+  // Nothing is uploaded or sent yet: a preview waits, and the field takes a caption.
+  expect(screen.getByRole('img', { name: 'To send: picture.png' })).toBeInTheDocument()
+  expect(app.callsTo('POST /api/uploads/image')).toHaveLength(0)
+  expect(field()).toHaveAttribute('placeholder', 'Add a caption…')
+  expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled()
+  await app.user.click(screen.getByRole('button', { name: 'Remove image' }))
+  expect(screen.queryByRole('img', { name: 'To send: picture.png' })).toBeNull()
+  expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled()
+
+  await app.user.upload(screen.getByLabelText('Send an image'), picture)
+  await app.user.type(field(), 'The summit{Enter}')
+  const mine = await screen.findByRole('listitem', { name: 'Message from Alice Example' })
+  expect(mine.querySelector('.chat-text')?.textContent).toBe('The summit')
+  expect(screen.queryByRole('img', { name: 'To send: picture.png' })).toBeNull()
+  expect(field()).toHaveValue('')
+  expect(app.callsTo('POST /api/uploads/image')).toHaveLength(1)
+  expect((await queued(app, 'chat.send'))[0]!.args).toMatchObject({
+    content: 'The summit',
+    image_url: '/api/uploads/secure/picture.webp',
+    type: 'image',
+  })
+})
+
+test('a failed upload keeps the preview and the caption and says Upload failed', async () => {
+  vi.spyOn(console, 'warn').mockImplementation(() => {})
+  const app = openBuble([], { server: silent, api: { 'POST /api/uploads/image': json(500, undefined) } })
+  await openChat(app)
+  await app.user.upload(screen.getByLabelText('Send an image'), new File(['x'], 'picture.png', { type: 'image/png' }))
+  await app.user.type(field(), 'Keep me{Enter}')
+  expect((await screen.findByRole('alert')).textContent).toBe('Upload failed')
+  expect(screen.getByRole('img', { name: 'To send: picture.png' })).toBeInTheDocument()
+  expect(field()).toHaveValue('Keep me')
+  expect(await queued(app, 'chat.send')).toHaveLength(0)
 })
 
 test('a message arriving from the server appears and is announced', async () => {

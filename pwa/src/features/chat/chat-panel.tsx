@@ -1,6 +1,15 @@
 import type { MemberActor } from '@buble/shared/permissions'
-import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
-import type { LocalBuble } from '../../data/bubles.ts'
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
+import { type LocalBuble, useMembers } from '../../data/bubles.ts'
 import { type LocalChatMessage, useChatActions, useChatMessages } from '../../data/chat.ts'
 import { useNow } from '../../data/wall.ts'
 import { Alert } from '../../ui/alert.tsx'
@@ -9,6 +18,8 @@ import { Spinner } from '../../ui/spinner.tsx'
 import { ChatComposer } from './chat-composer.tsx'
 import { ChatMessageItem } from './chat-message.tsx'
 import { CHAT_TEXTS } from './chat-texts.ts'
+import { chatTimeline } from './chat-timeline.ts'
+import './chat.css'
 import { distanceFromBottom, isNearBottom, isNearTop, scrollTopKeeping } from './scroll-anchor.ts'
 
 interface ChatPanelProps {
@@ -22,7 +33,9 @@ interface ChatPanelProps {
 /**
  * The floating chat: newest at the bottom, followed while the user is there; older pages load on
  * scrolling up (or the button at the top) without moving what the user reads. A non-modal dialog:
- * the page stays usable beside it on a desktop; on a phone it covers the screen. Escape closes.
+ * the page stays usable beside it on a desktop; on a phone it covers the screen, and shrinks with the
+ * on-screen keyboard so the composer stays above it. Escape closes. Arrow keys move between messages
+ * (one of them is in the tab order); a focused message shows its actions.
  */
 export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps) {
   const titleId = useId()
@@ -39,6 +52,13 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
   const lastSeen = useRef<string | undefined>(undefined)
   const messages = chat.rows
   const hasOlder = chat.hasMore
+  const members = useMembers(buble.id)
+  const names = useMemo(() => new Map((members ?? []).map((m) => [m.user_id, m.user.name])), [members])
+  const timeline = useMemo(() => (messages ? chatTimeline(messages, now) : []), [messages, now])
+  const [focusedId, setFocusedId] = useState<string | null>(null)
+  const currentId = messages?.some((m) => m.id === focusedId) ? focusedId : (messages?.at(-1)?.id ?? null)
+  const panel = useRef<HTMLElement>(null)
+  useKeyboardAwareHeight(panel)
 
   useEffect(() => {
     field.current?.focus()
@@ -56,6 +76,18 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
       box.scrollTop = box.scrollHeight
     }
   }, [messages])
+
+  // When the list itself changes height (the on-screen keyboard opens, the composer grows), a view
+  // at the bottom stays at the bottom.
+  useEffect(() => {
+    const box = list.current
+    if (!box || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) box.scrollTop = box.scrollHeight
+    })
+    observer.observe(box)
+    return () => observer.disconnect()
+  }, [])
 
   // Say what arrived from others (not what was there when the panel opened, nor older pages).
   useEffect(() => {
@@ -87,16 +119,35 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
     onClose()
   }
 
+  /** Up, Down, Home and End move between messages once one has focus. */
+  function onListKeyDown(event: KeyboardEvent<HTMLOListElement>) {
+    const from = event.target as HTMLElement
+    if (!from.matches('.chat-message')) return
+    const items = [...event.currentTarget.querySelectorAll<HTMLElement>(':scope > .chat-message')]
+    const at = items.indexOf(from)
+    const to = { ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: items.length - 1 }[event.key]
+    if (to === undefined) return
+    event.preventDefault()
+    items[Math.max(0, Math.min(items.length - 1, to))]?.focus()
+  }
+
+  function onListFocus(event: FocusEvent<HTMLOListElement>) {
+    const id = (event.target as HTMLElement).closest<HTMLElement>('.chat-message')?.dataset.messageId
+    if (id) setFocusedId(id)
+  }
+
   function reply(message: LocalChatMessage) {
     setReplyTo(message)
     field.current?.focus()
   }
 
   return (
-    <section id={id} className="chat-panel" role="dialog" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+    <section ref={panel} id={id} className="chat-panel" role="dialog" aria-labelledby={titleId} onKeyDown={onKeyDown}>
       <header className="chat-head">
-        <h2 id={titleId} className="chat-title">
-          Chat <span className="visually-hidden">in {buble.name}</span>
+        {/* Reads "Chat · Saturday Climbers", says "Chat in Saturday Climbers". */}
+        <h2 id={titleId} className="chat-title" title={buble.name}>
+          Chat <span aria-hidden="true">·</span>
+          <span className="visually-hidden"> in</span> <span className="chat-title-name">{buble.name}</span>
         </h2>
         <button type="button" className="btn btn-light btn-small chat-close" onClick={onClose}>
           <span aria-hidden="true">✕</span>
@@ -117,18 +168,28 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
           </EmptyState>
         )}
         {messages && messages.length > 0 && (
-          <ol className="chat-messages" aria-label="Messages">
-            {messages.map((message) => (
-              <ChatMessageItem
-                key={message.id}
-                message={message}
-                userId={userId}
-                actor={actor}
-                now={now}
-                actions={actions}
-                onReply={reply}
-              />
-            ))}
+          <ol className="chat-messages" aria-label="Messages" onKeyDown={onListKeyDown} onFocus={onListFocus}>
+            {timeline.map((entry) =>
+              entry.kind === 'day' ? (
+                <li key={entry.key} className="chat-day">
+                  <h3 className="chat-day-label">{entry.label}</h3>
+                </li>
+              ) : (
+                <ChatMessageItem
+                  key={entry.key}
+                  message={entry.message}
+                  userId={userId}
+                  actor={actor}
+                  names={names}
+                  firstOfRun={entry.firstOfRun}
+                  lastOfRun={entry.lastOfRun}
+                  current={entry.message.id === currentId}
+                  first={entry.message.id === messages[0]?.id}
+                  actions={actions}
+                  onReply={reply}
+                />
+              ),
+            )}
           </ol>
         )}
       </div>
@@ -147,4 +208,28 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
       />
     </section>
   )
+}
+
+/**
+ * On a phone the panel covers the screen; where the browser does not shrink the page for the
+ * on-screen keyboard (iOS ignores `interactive-widget=resizes-content`), it follows the visual
+ * viewport instead, so the composer stays just above the keyboard.
+ */
+function useKeyboardAwareHeight(panel: { current: HTMLElement | null }) {
+  useEffect(() => {
+    const viewport = window.visualViewport
+    const box = panel.current
+    if (!viewport || !box) return
+    const fit = () => {
+      box.style.setProperty('--chat-viewport-height', `${viewport.height}px`)
+      box.style.setProperty('--chat-viewport-top', `${viewport.offsetTop}px`)
+    }
+    fit()
+    viewport.addEventListener('resize', fit)
+    viewport.addEventListener('scroll', fit)
+    return () => {
+      viewport.removeEventListener('resize', fit)
+      viewport.removeEventListener('scroll', fit)
+    }
+  }, [panel])
 }

@@ -1,4 +1,4 @@
-/** What the chat says (spec part 2 §2, §8). */
+/** What the chat says (spec part 2 §2, §8; the rest is the chat's own, decision 84). */
 export const CHAT_TEXTS = {
   loadMessages: 'Failed to load messages',
   sendMessage: 'Failed to send message',
@@ -6,4 +6,12 @@ export const CHAT_TEXTS = {
   deleteMessage: 'Failed to delete message',
   empty: 'No messages yet',
   emptyHint: 'Say hello to your Buble!',
+  /** The user among those who reacted. */
+  you: 'You',
+  /** Someone who reacted and has since left the buble. */
+  formerMember: 'A former member',
+  captionPlaceholder: 'Add a caption…',
+  messagePlaceholder: 'Write a message…',
+  imagePreviewHint: 'Add a caption below, or send it as it is.',
+  imageSending: 'Sending image…',
 } as const
