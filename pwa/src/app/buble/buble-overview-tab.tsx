@@ -4,14 +4,10 @@ import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { RoleBadge } from '../../features/bubles/role-badge.tsx'
 import { Alert } from '../../ui/alert.tsx'
-import { formatDay, plural } from '../../ui/format.ts'
+import { formatDay } from '../../ui/format.ts'
 import { lazyPart } from '../../ui/lazy-part.ts'
 import { useFlash } from '../../ui/use-flash.ts'
 import { ToolBody } from './tool-body.tsx'
-
-const RenameBubleModal = lazyPart(() => import('../../features/bubles/rename-buble-modal.tsx'), 'RenameBubleModal', {
-  fallback: null,
-})
 
 const AddToolModal = lazyPart(() => import('../../features/bubles/add-tool-modal.tsx'), 'AddToolModal', {
   fallback: null,
@@ -27,7 +23,7 @@ function toolsOf(buble: LocalBuble): ToolKey[] {
 }
 
 export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
-  const [modal, setModal] = useState<'tools' | 'rename' | null>(null)
+  const [modal, setModal] = useState<'tools' | null>(null)
   const [flash, showFlash] = useFlash()
   const tools = toolsOf(buble)
   const close = () => setModal(null)
@@ -44,29 +40,17 @@ export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: M
           <h2 className="section-title" id="about-title">
             About this Buble
           </h2>
-          {can(actor, 'buble.rename') && (
-            <button
-              type="button"
-              className="btn btn-secondary btn-small"
-              onClick={() => setModal('rename')}
-              aria-haspopup="dialog"
-            >
-              Rename
-            </button>
-          )}
         </div>
         <dl className="facts">
-          <div>
-            <dt>Members</dt>
-            <dd>{plural(buble.member_count, 'member')}</dd>
-          </div>
           <div>
             <dt>Created</dt>
             <dd>{formatDay(buble.created_at)}</dd>
           </div>
           <div>
             <dt>Owner</dt>
-            <dd>{buble.owner.name}</dd>
+            <dd className="clamp-1" title={buble.owner.name}>
+              {buble.owner.name}
+            </dd>
           </div>
           <div>
             <dt>Your role</dt>
@@ -108,7 +92,6 @@ export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: M
       {modal === 'tools' && (
         <AddToolModal buble={buble} tools={tools} onClose={close} onSaved={saved('Tools updated')} />
       )}
-      {modal === 'rename' && <RenameBubleModal buble={buble} onClose={close} onSaved={saved('Buble renamed')} />}
     </div>
   )
 }
