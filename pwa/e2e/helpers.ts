@@ -65,9 +65,28 @@ export async function person(browser: Browser, name: string): Promise<Person & {
   return { page, context, problems, email, close: () => context.close() }
 }
 
+/** The buble page's overflow menu button, in its title bar. */
+export const bubleMenuButton = (page: Page) => page.getByRole('button', { name: 'Buble actions' })
+
+/** The items the buble page's overflow menu offers this member, by name (opens the menu, closes it after). */
+export async function bubleMenuItems(page: Page): Promise<string[]> {
+  await bubleMenuButton(page).click()
+  const names = (await page.getByRole('menu', { name: 'Buble actions' }).getByRole('menuitem').allTextContents()).map(
+    (name) => name.trim(),
+  )
+  await page.keyboard.press('Escape')
+  return names
+}
+
+/** Chooses an action of the buble page's overflow menu: Generate Invite, Mute notifications, Rename, Leave Buble… */
+export async function bubleMenu(page: Page, item: string) {
+  await bubleMenuButton(page).click()
+  await page.getByRole('menu', { name: 'Buble actions' }).getByRole('menuitem', { name: item, exact: true }).click()
+}
+
 /** Opens the invite dialog from the buble page (where the page puts its Invite action). */
 export async function openInviteDialog(owner: Page) {
-  await owner.getByRole('button', { name: 'Generate Invite' }).click()
+  await bubleMenu(owner, 'Generate Invite')
 }
 
 /** Generates an invite code on the buble page and closes the dialog. */

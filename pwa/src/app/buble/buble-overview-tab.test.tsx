@@ -55,11 +55,14 @@ test.each([
   ['admin', false, true],
   ['moderator', false, false],
   ['member', false, false],
-] as const)('the %s sees Add Tool: %s, Rename: %s', async (role, addTool, rename) => {
-  open(role)
+] as const)('the %s sees Add Tool: %s; Rename, in the title bar menu: %s', async (role, addTool, rename) => {
+  const app = open(role)
   await screen.findByRole('list', { name: 'Tools' })
   expect(screen.queryByRole('button', { name: 'Add Tool' }) !== null).toBe(addTool)
-  expect(screen.queryByRole('button', { name: 'Rename' }) !== null).toBe(rename)
+  // The overview no longer has its own Rename: it is one of the title bar's actions.
+  expect(screen.queryByRole('button', { name: 'Rename' })).toBeNull()
+  await app.user.click(screen.getByRole('button', { name: 'Buble actions' }))
+  expect(within(screen.getByRole('menu')).queryByRole('menuitem', { name: 'Rename' }) !== null).toBe(rename)
 })
 
 test('Add Tool lists every tool with the initial three always on; Save puts the tools and the cards follow', async () => {
@@ -138,7 +141,7 @@ test.each([
   expect((await within(dialog).findByRole('alert')).textContent).toBe(text)
 })
 
-test('Rename checks the name, patches it and the page shows the new name', async () => {
+test('Rename, from the title bar menu, checks the name, patches it and the page shows the new name', async () => {
   const app = open('admin', {
     api: (buble) => ({
       [`PATCH /api/bubles/${buble.id}`]: [
@@ -147,7 +150,8 @@ test('Rename checks the name, patches it and the page shows the new name', async
       ],
     }),
   })
-  await app.user.click(await screen.findByRole('button', { name: 'Rename' }))
+  await app.user.click(await screen.findByRole('button', { name: 'Buble actions' }))
+  await app.user.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Rename' }))
   const dialog = screen.getByRole('dialog', { name: 'Rename Buble' })
   const field = within(dialog).getByLabelText('Buble Name')
   expect(field).toHaveValue('Book Club')
