@@ -8,7 +8,7 @@ const CARD_BADGES = 3
 export function BubleCard({ buble }: { buble: LocalBuble }) {
   return (
     <article className="card buble-card">
-      <h2 className="buble-card-name">
+      <h2 className="buble-card-name clamp-2" title={buble.name}>
         {/* Stretched over the whole card (CSS), so the card is one big target with one link name. */}
         <Link to={bublePath(buble)} className="stretched-link">
           {buble.name}

@@ -39,7 +39,9 @@ export function Ticker({ buble }: { buble: Pick<LocalBuble, 'id' | 'slug'> }) {
             <ol className="ticker-list">
               {posts.map((post) => (
                 <li key={post.id} className="ticker-item">
-                  <span className="ticker-author">{post.author?.name ?? post.author_name}</span>
+                  <span className="ticker-author clamp-1" title={post.author?.name ?? post.author_name}>
+                    {post.author?.name ?? post.author_name}
+                  </span>
                   <span className="ticker-text">{excerpt(post.content)}</span>
                   <RelativeTime iso={post.created_at} now={now} className="ticker-time" />
                 </li>
