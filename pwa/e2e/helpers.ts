@@ -1,6 +1,7 @@
 /** What the browser tests share: watching the console, signing up through the API, signing in, and the stored session. */
 
-import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
+import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
+import { linkFromMail } from './mailbox.ts'
 
 export const PASSWORD = 'Correct-horse-42'
 
@@ -145,4 +146,23 @@ export async function expectAccessible(page: Page, label = page.url()) {
         `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
     )
   expect(serious, `axe on ${label}`).toEqual([])
+}
+
+// Listed in BUBLE_ADMIN_EMAILS by api/src/testing/e2e-server.ts.
+export const ADMIN_EMAIL = 'platform-admin@e2e.example.com'
+
+/** Makes the admin account (or finds it, on a database kept from an earlier run) and verifies it. */
+export async function ensureAdmin(request: APIRequestContext) {
+  const registered = await request.post('/api/auth/register', {
+    data: { name: 'Platform Admin', email: ADMIN_EMAIL, password: PASSWORD },
+  })
+  expect([201, 409]).toContain(registered.status())
+  const login = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } })
+  expect(login.status()).toBe(200)
+  if ((await login.json()).user.role === 'admin') return
+  if (registered.status() === 409) await request.post('/api/auth/resend-verification', { data: { email: ADMIN_EMAIL } })
+  const token = new URL(await linkFromMail(ADMIN_EMAIL, '/verify-email?token=')).searchParams.get('token')
+  const verified = await request.post('/api/auth/verify-email', { data: { token } })
+  expect(verified.status()).toBe(200)
+  expect((await verified.json()).user.role).toBe('admin')
 }
