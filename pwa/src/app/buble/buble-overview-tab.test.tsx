@@ -1,7 +1,7 @@
 import type { Buble } from '@buble/shared/bubles'
 import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
-import { type ToolKey, toolsOf } from '@buble/shared/tools'
-import { screen, within } from '@testing-library/react'
+import { storedToolsOf, type ToolKey, toolsOf } from '@buble/shared/tools'
+import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { bubleServer } from '../../test/buble-server.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
@@ -65,13 +65,13 @@ test.each([
   expect(within(screen.getByRole('menu')).queryByRole('menuitem', { name: 'Rename' }) !== null).toBe(rename)
 })
 
-test('Add Tool lists every tool with the initial three always on; Save puts the tools and the cards follow', async () => {
+test('Add Tool lists every tool, Wall and Stories always on, Local Events on and removable; Save puts the tools and the cards follow', async () => {
   const app = open('owner', {
     api: (buble, server) => ({
       [`PUT /api/bubles/${buble.id}/tools`]: (call) => {
         const { enabled } = call.body as { enabled: ToolKey[] }
         server.send(bubleChange({ ...buble, tools: enabled }))
-        return json(200, { tools: toolsOf(enabled) })
+        return json(200, { tools: toolsOf(storedToolsOf(enabled)) })
       },
     }),
   })
@@ -89,7 +89,7 @@ test('Add Tool lists every tool with the initial three always on; Save puts the 
   expect(boxes).toEqual([
     ['Wall', true, false],
     ['Stories', true, false],
-    ['Local Events', true, false],
+    ['Local Events', true, true],
     ['Weather', false, true],
     ['Event Stats', false, true],
     ['Latest Polls', false, true],
@@ -108,6 +108,33 @@ test('Add Tool lists every tool with the initial three always on; Save puts the 
   })
   await screen.findByRole('article', { name: 'Latest Polls' })
   expect(toolCards()).toEqual(['Wall', 'Stories', 'Local Events', 'Weather', 'Latest Polls'])
+})
+
+test('Local Events is removed by unticking it, and its card goes; ticked again it comes back', async () => {
+  const app = open('owner', {
+    api: (buble, server) => ({
+      [`PUT /api/bubles/${buble.id}/tools`]: (call) => {
+        const { enabled } = call.body as { enabled: ToolKey[] }
+        server.send(bubleChange({ ...buble, tools: enabled }))
+        return json(200, { tools: toolsOf(storedToolsOf(enabled)) })
+      },
+    }),
+  })
+  await app.user.click(await screen.findByRole('button', { name: 'Add Tool' }))
+  let dialog = screen.getByRole('dialog', { name: 'Add Tool' })
+  expect(within(dialog).getByRole('checkbox', { name: 'Local Events' })).not.toHaveAccessibleDescription(/^Always on/)
+  await app.user.click(within(dialog).getByRole('checkbox', { name: 'Local Events' }))
+  await app.user.click(within(dialog).getByRole('button', { name: 'Save' }))
+  expect(await screen.findByRole('status')).toHaveTextContent('Tools updated')
+  expect(app.callsTo(`PUT /api/bubles/${app.buble.id}/tools`)[0]?.body).toEqual({ enabled: ['wall', 'stories'] })
+  await waitFor(() => expect(toolCards()).toEqual(['Wall', 'Stories']))
+
+  await app.user.click(screen.getByRole('button', { name: 'Add Tool' }))
+  dialog = screen.getByRole('dialog', { name: 'Add Tool' })
+  expect(within(dialog).getByRole('checkbox', { name: 'Local Events' })).not.toBeChecked()
+  await app.user.click(within(dialog).getByRole('checkbox', { name: 'Local Events' }))
+  await app.user.click(within(dialog).getByRole('button', { name: 'Save' }))
+  await waitFor(() => expect(toolCards()).toEqual(['Wall', 'Stories', 'Local Events']))
 })
 
 test('a tool is removed by unticking it', async () => {

@@ -1,5 +1,5 @@
 import { can, type MemberActor } from '@buble/shared/permissions'
-import { FIXED_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
+import { INITIAL_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
 import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { RoleBadge } from '../../features/bubles/role-badge.tsx'
@@ -17,8 +17,8 @@ const isToolKey = (key: string): key is ToolKey => (TOOL_KEYS as readonly string
 
 /** The tools that are on, in display order; a key this version does not know is left out. */
 function toolsOf(buble: LocalBuble): ToolKey[] {
-  // A row stored before buble rows carried their tools has none: the initial three are always on.
-  const stored: readonly string[] = buble.tools ?? FIXED_TOOLS
+  // A row stored before buble rows carried their tools has none: the initial three were on then.
+  const stored: readonly string[] = buble.tools ?? INITIAL_TOOLS
   return stored.filter(isToolKey)
 }
 
