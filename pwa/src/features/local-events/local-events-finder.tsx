@@ -1,5 +1,5 @@
 import { can, type MemberActor } from '@buble/shared/permissions'
-import { DEFAULT_CITY, DEFAULT_RADIUS_KM, type ExternalEvent } from '@buble/shared/providers'
+import { DEFAULT_CITY, DEFAULT_RADIUS_KM, type ExternalEvent, FINDER_COUNTRY_CODE } from '@buble/shared/providers'
 import { useMemo, useRef, useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { Alert } from '../../ui/alert.tsx'
@@ -18,7 +18,14 @@ const CreateFromFinderModal = lazyPart(() => import('./create-from-finder-modal.
 
 const EventDetailModal = lazyPart(() => import('./event-detail-modal.tsx'), 'EventDetailModal', { fallback: null })
 
-const INITIAL: FinderFilters = { place: DEFAULT_CITY, category: '', range: 'this-month', radiusKm: DEFAULT_RADIUS_KM }
+const INITIAL: FinderFilters = {
+  country: FINDER_COUNTRY_CODE,
+  place: DEFAULT_CITY,
+  city: '',
+  category: '',
+  range: 'this-month',
+  radiusKm: DEFAULT_RADIUS_KM,
+}
 const NO_POSITION = 'Your location is not available. Choose a city instead.'
 
 /** The overview's Local Events tool: search Ticketmaster, read the details, make one a buble event. */
@@ -44,8 +51,10 @@ export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: 
     setPoint(null)
     locate().then(setPoint, () => {
       setPositionError(NO_POSITION)
-      // Back to the default city, unless the member has already chosen another place meanwhile.
-      setFilters((current) => (current.place === NEAR_ME ? { ...current, place: INITIAL.place } : current))
+      // Back to the default place, unless the member has already chosen another place meanwhile.
+      setFilters((current) =>
+        current.place === NEAR_ME ? { ...current, country: INITIAL.country, place: INITIAL.place } : current,
+      )
     })
   }
 
