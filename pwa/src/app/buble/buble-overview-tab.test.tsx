@@ -3,6 +3,7 @@ import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissi
 import { storedToolsOf, type ToolKey, toolsOf } from '@buble/shared/tools'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
+import { bubleActions, chooseBubleAction } from '../../test/buble-menu.ts'
 import { bubleServer } from '../../test/buble-server.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bob, bubleChange, makeBuble, makeMember, memberChange, ownedBy } from '../../test/fixtures.ts'
@@ -61,8 +62,7 @@ test.each([
   expect(screen.queryByRole('button', { name: 'Add Tool' }) !== null).toBe(addTool)
   // The overview no longer has its own Rename: it is one of the title bar's actions.
   expect(screen.queryByRole('button', { name: 'Rename' })).toBeNull()
-  await app.user.click(screen.getByRole('button', { name: 'Buble actions' }))
-  expect(within(screen.getByRole('menu')).queryByRole('menuitem', { name: 'Rename' }) !== null).toBe(rename)
+  expect((await bubleActions(app.user)).includes('Rename')).toBe(rename)
 })
 
 test('Add Tool lists every tool, Wall and Stories always on, Local Events on and removable; Save puts the tools and the cards follow', async () => {
@@ -177,8 +177,7 @@ test('Rename, from the title bar menu, checks the name, patches it and the page 
       ],
     }),
   })
-  await app.user.click(await screen.findByRole('button', { name: 'Buble actions' }))
-  await app.user.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Rename' }))
+  await chooseBubleAction(app.user, 'Rename')
   const dialog = screen.getByRole('dialog', { name: 'Rename Buble' })
   const field = within(dialog).getByLabelText('Buble Name')
   expect(field).toHaveValue('Book Club')

@@ -1,8 +1,8 @@
 import type { Buble } from '@buble/shared/bubles'
 import type { BubleRole } from '@buble/shared/permissions'
 import { screen, waitFor, within } from '@testing-library/react'
-import type { UserEvent } from '@testing-library/user-event'
 import { expect, test, vi } from 'vitest'
+import { bubleActions, chooseBubleAction } from '../../test/buble-menu.ts'
 import { bubleServer } from '../../test/buble-server.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bob, bubleChange, makeBuble, makeMember, memberChange, ownedBy, person } from '../../test/fixtures.ts'
@@ -41,22 +41,6 @@ function open(
   return { ...app, server }
 }
 
-/** The names the title bar's overflow menu offers, read by opening it (and closing it again). */
-async function menuItems(user: UserEvent): Promise<string[]> {
-  await user.click(await screen.findByRole('button', { name: 'Buble actions' }))
-  const names = within(screen.getByRole('menu', { name: 'Buble actions' }))
-    .getAllByRole('menuitem')
-    .map((item) => item.textContent ?? '')
-  await user.keyboard('{Escape}')
-  return names
-}
-
-/** Chooses an item of the title bar's overflow menu. */
-async function choose(user: UserEvent, name: string) {
-  await user.click(await screen.findByRole('button', { name: 'Buble actions' }))
-  await user.click(within(screen.getByRole('menu', { name: 'Buble actions' })).getByRole('menuitem', { name }))
-}
-
 test('the title bar shows the name (whole in its title), the member count, four avatars and +N, and no created date', async () => {
   open('/bubles/book-club', bookClub())
   const heading = await screen.findByRole('heading', { level: 1, name: 'Book Club' })
@@ -84,7 +68,7 @@ test.each([
   ['member', ['Leave Buble']],
 ] as const)('the %s is offered %j in the overflow menu', async (role, items) => {
   const app = open('/bubles/book-club', bookClub(role === 'owner' ? {} : { ...ownedBy(bob) }), { role })
-  await waitFor(async () => expect(await menuItems(app.user)).toEqual(items))
+  await waitFor(async () => expect(await bubleActions(app.user)).toEqual(items))
   expect(screen.queryByRole('button', { name: 'Delete Buble' })).toBeNull()
 })
 
@@ -130,7 +114,7 @@ test('Generate Invite shows the code and when it expires; Copy code copies it an
       [`GET /api/bubles/${buble.id}/invites`]: json(200, { invites: [] }),
     },
   })
-  await choose(app.user, 'Generate Invite')
+  await chooseBubleAction(app.user, 'Generate Invite')
   const dialog = await screen.findByRole('dialog', { name: 'Invite code generated' })
   expect(within(dialog).getByText('K7M2PQ9XRT')).toHaveClass('invite-code')
   expect(within(dialog).getByText(/^Expires 30 Nov 2026, \d\d:\d\d$/)).toBeInTheDocument()
@@ -161,7 +145,7 @@ test.each([
 ])('a failed invite shows %s', async (_what, answer, text) => {
   const buble = bookClub()
   const app = open('/bubles/book-club', buble, { api: { [`POST /api/bubles/${buble.id}/invites`]: answer } })
-  await choose(app.user, 'Generate Invite')
+  await chooseBubleAction(app.user, 'Generate Invite')
   expect(await screen.findByRole('alert')).toHaveTextContent(new RegExp(`^${text.replace(/\./g, '\\.')}$`))
   expect(screen.queryByRole('dialog')).toBeNull()
 })
@@ -169,7 +153,7 @@ test.each([
 test('Delete asks first; Cancel keeps the buble; confirming pushes buble.delete and returns to a dashboard without it', async () => {
   const buble = bookClub()
   const app = open('/bubles/book-club', buble)
-  await choose(app.user, 'Delete Buble')
+  await chooseBubleAction(app.user, 'Delete Buble')
   let dialog = screen.getByRole('dialog', { name: 'Delete Buble' })
   expect(dialog).toHaveTextContent('Delete Book Club for everyone?')
   expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus()
@@ -177,7 +161,7 @@ test('Delete asks first; Cancel keeps the buble; confirming pushes buble.delete 
   expect(screen.queryByRole('dialog')).toBeNull()
   expect(screen.getByRole('heading', { level: 1, name: 'Book Club' })).toBeInTheDocument()
 
-  await choose(app.user, 'Delete Buble')
+  await chooseBubleAction(app.user, 'Delete Buble')
   dialog = screen.getByRole('dialog', { name: 'Delete Buble' })
   await app.user.click(within(dialog).getByRole('button', { name: 'Delete Buble' }))
 
@@ -192,7 +176,7 @@ test('Delete asks first; Cancel keeps the buble; confirming pushes buble.delete 
 test('a member leaves from the menu: it asks first, pushes buble.leave and returns to the dashboard', async () => {
   const buble = bookClub({ ...ownedBy(bob) })
   const app = open('/bubles/book-club', buble)
-  await choose(app.user, 'Leave Buble')
+  await chooseBubleAction(app.user, 'Leave Buble')
 
   const dialog = screen.getByRole('dialog', { name: 'Leave Buble' })
   expect(dialog).toHaveTextContent('Leave Book Club?')
