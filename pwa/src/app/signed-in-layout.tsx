@@ -57,7 +57,7 @@ function Shell() {
               <span className="mini-avatar" style={{ background: avatarColour(name) }} aria-hidden="true">
                 {initials(name)}
               </span>
-              <span className="welcome-text">
+              <span className="welcome-text" title={name}>
                 Welcome, <strong>{name}</strong>
               </span>
             </span>
