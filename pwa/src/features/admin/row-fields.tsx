@@ -10,7 +10,15 @@ export interface Column<Row> {
   cell: (row: Row) => ReactNode
 }
 
-const when = (iso: string | null | undefined, format = formatDay) => (iso ? format(iso) : '—')
+/** A date as a cell: kept on one line, so a column of dates never wraps mid-date. */
+const when = (iso: string | null | undefined, format = formatDay) =>
+  iso ? (
+    <time className="admin-nowrap" dateTime={iso}>
+      {format(iso)}
+    </time>
+  ) : (
+    '—'
+  )
 
 /** A name as a cell: at most two lines, cut with an ellipsis; the whole name in its title. */
 export function NameCell({ text }: { text: string }) {
