@@ -146,8 +146,13 @@ test.each([
   const buble = bookClub()
   const app = open('/bubles/book-club', buble, { api: { [`POST /api/bubles/${buble.id}/invites`]: answer } })
   await chooseBubleAction(app.user, 'Generate Invite')
-  expect(await screen.findByRole('alert')).toHaveTextContent(new RegExp(`^${text.replace(/\./g, '\\.')}$`))
+  const alert = await screen.findByRole('alert')
+  expect(alert.firstElementChild).toHaveTextContent(new RegExp(`^${text.replace(/\./g, '\\.')}$`))
   expect(screen.queryByRole('dialog')).toBeNull()
+  // It lies over the page until put away; the focus goes back to the menu.
+  await app.user.click(within(alert).getByRole('button', { name: 'Dismiss' }))
+  expect(screen.queryByRole('alert')).toBeNull()
+  expect(screen.getByRole('button', { name: 'Buble actions' })).toHaveFocus()
 })
 
 test('Delete asks first; Cancel keeps the buble; confirming pushes buble.delete and returns to a dashboard without it', async () => {

@@ -1,6 +1,6 @@
 import { Invite } from '@buble/shared/bubles'
 import { can, type MemberActor } from '@buble/shared/permissions'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { type LocalBuble, useBubleActions } from '../../data/bubles.ts'
 import { useOnlineCall } from '../../data/online.ts'
@@ -41,6 +41,7 @@ export function BubleActions({ buble, actor, onRemoving }: BubleActionsProps) {
   const [dialogError, setDialogError] = useState<string | null>(null)
   const [invite, setInvite] = useState<Invite | null>(null)
   const [flash, showFlash] = useFlash()
+  const box = useRef<HTMLDivElement>(null)
   const inviting = useOnlineCall(INVITE_OFFLINE)
   const mute = useMute(buble.id)
 
@@ -78,6 +79,7 @@ export function BubleActions({ buble, actor, onRemoving }: BubleActionsProps) {
   }
 
   const cancel = () => setDialog(null)
+  const menuButton = () => box.current?.querySelector<HTMLButtonElement>('[aria-haspopup="menu"]')
   const items: MenuItem[] = []
   if (can(actor, 'invite.create'))
     items.push({
@@ -96,7 +98,7 @@ export function BubleActions({ buble, actor, onRemoving }: BubleActionsProps) {
     items.push({ key: 'delete', label: BUBLE_ACTION_TEXTS.delete, danger: true, onSelect: () => open('delete') })
 
   return (
-    <div className="buble-actions">
+    <div className="buble-actions" ref={box}>
       <MenuButton label={BUBLE_ACTION_TEXTS.menu} items={items} className="btn btn-secondary icon-button menu-button">
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
           <circle cx="12" cy="5" r="2" fill="currentColor" />
@@ -105,7 +107,22 @@ export function BubleActions({ buble, actor, onRemoving }: BubleActionsProps) {
         </svg>
       </MenuButton>
       <div className="buble-actions-news">
-        {inviting.error && <Alert kind="error">{inviting.error}</Alert>}
+        {inviting.error && (
+          <Alert kind="error">
+            <span>{inviting.error}</span>{' '}
+            {/* It lies over the page: the member puts it away (focus goes back to the menu). */}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                inviting.setError(null)
+                menuButton()?.focus()
+              }}
+            >
+              {BUBLE_ACTION_TEXTS.dismiss}
+            </button>
+          </Alert>
+        )}
         {flash && <Alert kind="success">{flash}</Alert>}
       </div>
 

@@ -10,4 +10,5 @@ export const BUBLE_ACTION_TEXTS = {
   renamed: 'Buble renamed',
   leave: 'Leave Buble',
   delete: 'Delete Buble',
+  dismiss: 'Dismiss',
 } as const
