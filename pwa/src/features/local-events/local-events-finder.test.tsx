@@ -108,12 +108,14 @@ test('another country offers its own cities and the whole of it; another city is
   await waitFor(() => expect(lastSearch(app)).toEqual({ ...window, countryCode: 'NO' }))
 
   await app.user.selectOptions(where, 'Another city…')
+  expect(await screen.findByText('Type a city and press Search.')).toBeInTheDocument()
   const asked = searches(app).length
   await app.user.type(screen.getByLabelText('City'), 'Tromsø')
   // Nothing is searched letter by letter.
   expect(searches(app)).toHaveLength(asked)
   await app.user.keyboard('{Enter}')
   await waitFor(() => expect(lastSearch(app)).toEqual({ ...window, city: 'Tromsø', countryCode: 'NO' }))
+  expect(screen.queryByText('Type a city and press Search.')).toBeNull()
 })
 
 function placeDevice(outcome: 'found' | 'denied') {

@@ -8,7 +8,7 @@ import { Spinner } from '../../ui/spinner.tsx'
 import { useFlash } from '../../ui/use-flash.ts'
 import { useSeen } from '../../ui/use-seen.ts'
 import { FinderFilterFields } from './finder-filters.tsx'
-import { type FinderFilters, finderQuery, NEAR_ME, type Point, sampleEvent } from './finder-query.ts'
+import { type FinderFilters, finderQuery, NEAR_ME, OTHER_CITY, type Point, sampleEvent } from './finder-query.ts'
 import { FinderResults } from './finder-results.tsx'
 import { locate, useEventSearch } from './use-event-search.ts'
 
@@ -27,6 +27,7 @@ const INITIAL: FinderFilters = {
   radiusKm: DEFAULT_RADIUS_KM,
 }
 const NO_POSITION = 'Your location is not available. Choose a city instead.'
+const TYPE_A_CITY = 'Type a city and press Search.'
 
 /** The overview's Local Events tool: search Ticketmaster, read the details, make one a buble event. */
 export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
@@ -59,12 +60,18 @@ export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: 
   }
 
   const sample = search.status === 'failed' ? sampleEvent(new Date()) : null
+  // Another city, none typed yet: nothing is searched, and the finder says what it waits for.
+  const awaitingCity = filters.place === OTHER_CITY && !filters.city.trim()
   return (
     <div className="finder" ref={box}>
       <FinderFilterFields filters={filters} onChange={change} />
       {positionError && <Alert kind="warning">{positionError}</Alert>}
       {flash && <Alert kind="success">{flash}</Alert>}
-      {search.status === 'loading' && <Spinner label="Looking for events…" />}
+      {awaitingCity ? (
+        <p className="muted">{TYPE_A_CITY}</p>
+      ) : (
+        search.status === 'loading' && <Spinner label="Looking for events…" />
+      )}
       {search.status === 'ready' && (
         <FinderResults events={search.data} onOpen={(event) => setViewing({ event, sample: false })} />
       )}
