@@ -4,28 +4,8 @@
  */
 
 import { readFileSync } from 'node:fs'
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { PASSWORD, person, signIn, storedSession, watchConsole } from './helpers.ts'
-import { linkFromMail } from './mailbox.ts'
-
-// Listed in BUBLE_ADMIN_EMAILS by api/src/testing/e2e-server.ts.
-const ADMIN_EMAIL = 'platform-admin@e2e.example.com'
-
-/** Makes the admin account (or finds it, on a database kept from an earlier run) and verifies it. */
-async function ensureAdmin(request: APIRequestContext) {
-  const registered = await request.post('/api/auth/register', {
-    data: { name: 'Platform Admin', email: ADMIN_EMAIL, password: PASSWORD },
-  })
-  expect([201, 409]).toContain(registered.status())
-  const login = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } })
-  expect(login.status()).toBe(200)
-  if ((await login.json()).user.role === 'admin') return
-  if (registered.status() === 409) await request.post('/api/auth/resend-verification', { data: { email: ADMIN_EMAIL } })
-  const token = new URL(await linkFromMail(ADMIN_EMAIL, '/verify-email?token=')).searchParams.get('token')
-  const verified = await request.post('/api/auth/verify-email', { data: { token } })
-  expect(verified.status()).toBe(200)
-  expect((await verified.json()).user.role).toBe('admin')
-}
+import { expect, type Page, test } from '@playwright/test'
+import { ADMIN_EMAIL, ensureAdmin, person, signIn, storedSession, watchConsole } from './helpers.ts'
 
 const today = () => {
   const now = new Date()

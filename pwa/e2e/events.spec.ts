@@ -89,7 +89,10 @@ test('events and polls between two members: live cards and overview widgets, off
     for (const name of ['Weather', 'Event Stats', 'Latest Polls']) await expect(tool(ann.page, name)).toHaveCount(0)
     await ann.page.getByRole('button', { name: 'Add Tool' }).click()
     const dialog = ann.page.getByRole('dialog', { name: 'Add Tool' })
-    await expect(dialog.getByRole('checkbox', { name: 'Local Events' })).toBeDisabled()
+    // Wall and Stories are always on; Local Events is on, and the owner's to remove (decision 83).
+    await expect(dialog.getByRole('checkbox', { name: 'Wall' })).toBeDisabled()
+    await expect(dialog.getByRole('checkbox', { name: 'Local Events' })).toBeChecked()
+    await expect(dialog.getByRole('checkbox', { name: 'Local Events' })).toBeEnabled()
     for (const name of ['Weather', 'Event Stats', 'Latest Polls']) await dialog.getByRole('checkbox', { name }).check()
     await dialog.getByRole('button', { name: 'Save' }).click()
     await expect(dialog).toHaveCount(0)

@@ -1,6 +1,7 @@
 /** What the browser tests share: watching the console, signing up through the API, signing in, and the stored session. */
 
-import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
+import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
+import { linkFromMail } from './mailbox.ts'
 
 export const PASSWORD = 'Correct-horse-42'
 
@@ -65,9 +66,28 @@ export async function person(browser: Browser, name: string): Promise<Person & {
   return { page, context, problems, email, close: () => context.close() }
 }
 
+/** The buble page's overflow menu button, in its title bar. */
+export const bubleMenuButton = (page: Page) => page.getByRole('button', { name: 'Buble actions' })
+
+/** The items the buble page's overflow menu offers this member, by name (opens the menu, closes it after). */
+export async function bubleMenuItems(page: Page): Promise<string[]> {
+  await bubleMenuButton(page).click()
+  const names = (await page.getByRole('menu', { name: 'Buble actions' }).getByRole('menuitem').allTextContents()).map(
+    (name) => name.trim(),
+  )
+  await page.keyboard.press('Escape')
+  return names
+}
+
+/** Chooses an action of the buble page's overflow menu: Generate Invite, Mute notifications, Rename, Leave Buble… */
+export async function bubleMenu(page: Page, item: string) {
+  await bubleMenuButton(page).click()
+  await page.getByRole('menu', { name: 'Buble actions' }).getByRole('menuitem', { name: item, exact: true }).click()
+}
+
 /** Opens the invite dialog from the buble page (where the page puts its Invite action). */
 export async function openInviteDialog(owner: Page) {
-  await owner.getByRole('button', { name: 'Generate Invite' }).click()
+  await bubleMenu(owner, 'Generate Invite')
 }
 
 /** Generates an invite code on the buble page and closes the dialog. */
@@ -126,4 +146,23 @@ export async function expectAccessible(page: Page, label = page.url()) {
         `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
     )
   expect(serious, `axe on ${label}`).toEqual([])
+}
+
+// Listed in BUBLE_ADMIN_EMAILS by api/src/testing/e2e-server.ts.
+export const ADMIN_EMAIL = 'platform-admin@e2e.example.com'
+
+/** Makes the admin account (or finds it, on a database kept from an earlier run) and verifies it. */
+export async function ensureAdmin(request: APIRequestContext) {
+  const registered = await request.post('/api/auth/register', {
+    data: { name: 'Platform Admin', email: ADMIN_EMAIL, password: PASSWORD },
+  })
+  expect([201, 409]).toContain(registered.status())
+  const login = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } })
+  expect(login.status()).toBe(200)
+  if ((await login.json()).user.role === 'admin') return
+  if (registered.status() === 409) await request.post('/api/auth/resend-verification', { data: { email: ADMIN_EMAIL } })
+  const token = new URL(await linkFromMail(ADMIN_EMAIL, '/verify-email?token=')).searchParams.get('token')
+  const verified = await request.post('/api/auth/verify-email', { data: { token } })
+  expect(verified.status()).toBe(200)
+  expect((await verified.json()).user.role).toBe('admin')
 }

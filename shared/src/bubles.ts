@@ -5,7 +5,7 @@ import { Email } from './auth.ts'
 import { LIMITS } from './constants.ts'
 import { BUBLE_ROLES, PERMISSIONS, ROLE_DEFAULT_PERMISSIONS } from './permissions.ts'
 import { hasControlCharacters, MIN_VISIBLE_NAME, stripInvisible, visibleLength } from './text.ts'
-import { FIXED_TOOLS, ToolKeySchema } from './tools.ts'
+import { INITIAL_TOOLS, ToolKeySchema } from './tools.ts'
 
 export const BUBLE_MESSAGES = {
   notAllowedToRename: 'You are not allowed to rename this Buble',
@@ -91,7 +91,7 @@ export function newOwnedBuble(args: {
     members: [{ id: owner.id, name: owner.name, avatar_url: owner.avatar_url }],
     my_role: 'owner',
     my_permissions: [...ROLE_DEFAULT_PERMISSIONS.owner],
-    tools: [...FIXED_TOOLS],
+    tools: [...INITIAL_TOOLS],
   }
 }
 

@@ -114,6 +114,45 @@ export const FINDER_CITIES = [
 /** The finder's "all cities" choice searches the whole country. */
 export const ALL_CITIES = 'all'
 export const FINDER_COUNTRY_CODE = 'SE'
+
+export interface FinderCountry {
+  /** ISO 3166-1 alpha-2, as Ticketmaster's countryCode takes it. */
+  code: string
+  name: string
+  /** A few cities to pick; any other may be typed. */
+  cities: readonly string[]
+}
+
+/**
+ * The countries the local events finder offers (Ticketmaster's larger markets; decision 83): Sweden first, as
+ * the spec's finder was Swedish, then the rest by name. A city is picked from the list or typed.
+ */
+export const FINDER_COUNTRIES: readonly FinderCountry[] = [
+  { code: FINDER_COUNTRY_CODE, name: 'Sweden', cities: FINDER_CITIES },
+  { code: 'AU', name: 'Australia', cities: ['Sydney', 'Melbourne', 'Brisbane', 'Perth'] },
+  { code: 'AT', name: 'Austria', cities: ['Vienna', 'Graz', 'Salzburg'] },
+  { code: 'BE', name: 'Belgium', cities: ['Brussels', 'Antwerp', 'Ghent'] },
+  { code: 'CA', name: 'Canada', cities: ['Toronto', 'Montreal', 'Vancouver', 'Calgary'] },
+  { code: 'DK', name: 'Denmark', cities: ['Copenhagen', 'Aarhus', 'Odense', 'Aalborg'] },
+  { code: 'FI', name: 'Finland', cities: ['Helsinki', 'Tampere', 'Turku'] },
+  { code: 'FR', name: 'France', cities: ['Paris', 'Lyon', 'Marseille'] },
+  { code: 'DE', name: 'Germany', cities: ['Berlin', 'Hamburg', 'Munich', 'Cologne', 'Frankfurt'] },
+  { code: 'IE', name: 'Ireland', cities: ['Dublin', 'Cork', 'Galway'] },
+  { code: 'IT', name: 'Italy', cities: ['Rome', 'Milan', 'Turin'] },
+  { code: 'MX', name: 'Mexico', cities: ['Mexico City', 'Guadalajara', 'Monterrey'] },
+  { code: 'NL', name: 'Netherlands', cities: ['Amsterdam', 'Rotterdam', 'Utrecht'] },
+  { code: 'NZ', name: 'New Zealand', cities: ['Auckland', 'Wellington', 'Christchurch'] },
+  { code: 'NO', name: 'Norway', cities: ['Oslo', 'Bergen', 'Trondheim', 'Stavanger'] },
+  { code: 'PL', name: 'Poland', cities: ['Warsaw', 'Kraków', 'Gdańsk'] },
+  { code: 'ES', name: 'Spain', cities: ['Madrid', 'Barcelona', 'Valencia', 'Seville'] },
+  { code: 'CH', name: 'Switzerland', cities: ['Zürich', 'Geneva', 'Basel'] },
+  { code: 'GB', name: 'United Kingdom', cities: ['London', 'Manchester', 'Birmingham', 'Glasgow'] },
+  { code: 'US', name: 'United States', cities: ['New York', 'Los Angeles', 'Chicago', 'Austin'] },
+]
+
+/** A country of the finder by its code; Sweden for a code it does not offer. */
+export const finderCountry = (code: string): FinderCountry =>
+  FINDER_COUNTRIES.find((country) => country.code === code) ?? (FINDER_COUNTRIES[0] as FinderCountry)
 export const FINDER_CATEGORIES = ['Music', 'Sports', 'Arts & Theatre', 'Film', 'Miscellaneous'] as const
 export const GEOLOCATION_TIMEOUT_MS = 8000
 export const GEOLOCATION_MAX_AGE_MS = 60_000

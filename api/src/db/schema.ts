@@ -114,7 +114,7 @@ export const bubles = pgTable(
       .notNull()
       .references(() => users.id),
     createdAt: createdAt(),
-    /** The optional overview tools the owner turned on (the fixed three are always on). */
+    /** The optional overview tools the owner turned on, and '-local_events' once Local Events is removed (shared/src/tools.ts). */
     tools: text('tools').array().notNull().default(sql`'{}'::text[]`),
     version: version(),
     changedVersion: bigint('changed_version', { mode: 'number' }).notNull().default(0),

@@ -58,7 +58,7 @@ function Shell() {
             <span className="welcome">
               {/* The session's user: a new photo shows here as soon as the profile is saved with it. */}
               <Avatar name={name} url={user?.avatar_url ?? null} size={32} alt="" />
-              <span className="welcome-text">
+              <span className="welcome-text" title={name}>
                 Welcome, <strong>{name}</strong>
               </span>
             </span>

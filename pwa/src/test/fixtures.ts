@@ -1,7 +1,7 @@
 import type { Profile, User } from '@buble/shared/auth'
 import type { Buble, Member, MemberRef } from '@buble/shared/bubles'
 import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
-import { FIXED_TOOLS } from '@buble/shared/tools'
+import { INITIAL_TOOLS } from '@buble/shared/tools'
 import type { ContentType } from '@buble/shared/unread'
 import type { Change } from '@buble/sync/protocol'
 
@@ -59,7 +59,7 @@ export function makeBuble(overrides: Partial<Buble> = {}): Buble {
     members,
     my_role: 'owner',
     my_permissions: [...ROLE_DEFAULT_PERMISSIONS.owner],
-    tools: [...FIXED_TOOLS],
+    tools: [...INITIAL_TOOLS],
     ...overrides,
   }
 }

@@ -19,10 +19,14 @@ export function ItemHead({ id, title, children, creatorName, pending, kind, mana
   return (
     <header className="event-head">
       <div className="event-title-block">
-        <h3 id={id}>{title}</h3>
+        <h3 id={id} className="clamp-2" title={title}>
+          {title}
+        </h3>
         {children}
         <p className="event-meta">
-          <span>Created by {creatorName}</span>
+          <span className="clamp-1" title={creatorName}>
+            Created by {creatorName}
+          </span>
           {pending && <span className="pending-mark">Sending…</span>}
         </p>
       </div>

@@ -3,7 +3,7 @@
 import type { Buble, Member, MemberRef } from '@buble/shared/bubles'
 import { isUuid } from '@buble/shared/bubles'
 import { type BubleRole, effectivePermissions } from '@buble/shared/permissions'
-import { FIXED_TOOLS, optionalToolsOf } from '@buble/shared/tools'
+import { enabledToolsOf } from '@buble/shared/tools'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { bubles, memberships, users } from '../../db/schema.ts'
@@ -149,7 +149,7 @@ function toBuble(
     members: refs,
     my_role: role,
     my_permissions: mine ? effectivePermissions(mine) : [],
-    tools: [...FIXED_TOOLS, ...optionalToolsOf(buble.tools)],
+    tools: enabledToolsOf(buble.tools),
   }
 }
 

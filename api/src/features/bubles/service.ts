@@ -2,7 +2,7 @@
 
 import { BUBLE_MESSAGES, type Buble, type CreateBubleBody, newOwnedBuble } from '@buble/shared/bubles'
 import { can } from '@buble/shared/permissions'
-import { optionalToolsOf, type ToolsBody, type ToolsResponse, toolsOf } from '@buble/shared/tools'
+import { storedToolsOf, type ToolsBody, type ToolsResponse, toolsOf } from '@buble/shared/tools'
 import slugify from '@sindresorhus/slugify'
 import { and, asc, eq, exists, inArray, sql } from 'drizzle-orm'
 import { customAlphabet } from 'nanoid'
@@ -170,10 +170,10 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
       return syncWrite(db, async (w) => {
         const membership = await requireMembership(w.tx, bubleId, user.id)
         if (!can(memberActorOf(membership), 'tools.manage')) throw forbidden(BUBLE_MESSAGES.onlyOwnerTools)
-        const enabled = optionalToolsOf(body.enabled)
-        await w.tx.update(bubles).set({ tools: enabled, version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
+        const stored = storedToolsOf(body.enabled)
+        await w.tx.update(bubles).set({ tools: stored, version: NEXT_VERSION }).where(eq(bubles.id, bubleId))
         w.changed(bubleId, 'buble')
-        return { tools: toolsOf(enabled) }
+        return { tools: toolsOf(stored) }
       })
     },
 

@@ -8,18 +8,23 @@ import { pullAll } from '../../testing/sync.ts'
 
 /** Overview tools (CONTRACT §3.2, spec part 2 §6) and renaming a buble. */
 
-// Fixed by CONTRACT §3.2, written out rather than imported.
-const FIXED = ['wall', 'stories', 'local_events']
-const toolsWith = (...on: string[]) => ({
+// CONTRACT §3.2 as issue 21 changed it (decision 83), written out rather than imported: Wall and Stories are
+// fixed; Local Events is on from the start and removable like the other optional tools.
+const FIXED = ['wall', 'stories']
+const INITIAL = ['wall', 'stories', 'local_events']
+/** Exactly these optional tools on. */
+const toolsOn = (...on: string[]) => ({
   tools: [
     { key: 'wall', enabled: true, removable: false },
     { key: 'stories', enabled: true, removable: false },
-    { key: 'local_events', enabled: true, removable: false },
+    { key: 'local_events', enabled: on.includes('local_events'), removable: true },
     { key: 'weather', enabled: on.includes('weather'), removable: true },
     { key: 'event_stats', enabled: on.includes('event_stats'), removable: true },
     { key: 'latest_polls', enabled: on.includes('latest_polls'), removable: true },
   ],
 })
+/** These on besides the initial three. */
+const toolsWith = (...on: string[]) => toolsOn('local_events', ...on)
 const ONLY_OWNER = { code: 'FORBIDDEN', message: 'Only the owner can add or remove tools' }
 const NOT_ALLOWED_TO_RENAME = { code: 'FORBIDDEN', message: 'You are not allowed to rename this Buble' }
 const NOT_FOUND = { code: 'NOT_FOUND', message: 'Buble not found' }
@@ -105,34 +110,51 @@ describe.each(backends())('overview tools and renaming on %s', (backend) => {
   }
 
   describe('tools', () => {
-    test('a new buble has the fixed three on and not removable, the optional three off and removable; every member sees the same', async () => {
+    test('a new buble has the initial three on, only Wall and Stories not removable, the other three off; every member sees the same', async () => {
       const { owner, admin, moderator, member, buble } = await crew()
       for (const who of [owner, admin, moderator, member])
         expect(await toolsOf(who.token, buble.id)).toEqual(toolsWith())
-      expect((await bubleOf(member.token, buble.id)).tools).toEqual(FIXED)
+      expect((await bubleOf(member.token, buble.id)).tools).toEqual(INITIAL)
+    })
+
+    test('Local Events is removable: left out it goes for every member, listed again it comes back', async () => {
+      const { owner, member, buble } = await crew()
+      const off = await putTools(owner.token, buble.id, { enabled: ['weather'] })
+      expect(off.status).toBe(200)
+      expect(await off.json()).toEqual(toolsOn('weather'))
+      expect(await toolsOf(member.token, buble.id)).toEqual(toolsOn('weather'))
+      expect((await bubleOf(member.token, buble.id)).tools).toEqual([...FIXED, 'weather'])
+      // Another change that leaves it out keeps it out.
+      expect(await (await putTools(owner.token, buble.id, { enabled: ['weather', 'event_stats'] })).json()).toEqual(
+        toolsOn('weather', 'event_stats'),
+      )
+
+      const back = await putTools(owner.token, buble.id, { enabled: ['weather', 'local_events'] })
+      expect(await back.json()).toEqual(toolsWith('weather'))
+      expect((await bubleOf(member.token, buble.id)).tools).toEqual([...INITIAL, 'weather'])
     })
 
     test('the owner turns optional tools on and off; the answer, GET and every member’s Buble agree', async () => {
       const { owner, member, buble } = await crew()
-      const on = await putTools(owner.token, buble.id, { enabled: ['latest_polls', 'weather'] })
+      const on = await putTools(owner.token, buble.id, { enabled: ['latest_polls', 'weather', 'local_events'] })
       expect(on.status).toBe(200)
       expect(await on.json()).toEqual(toolsWith('weather', 'latest_polls'))
       expect(await toolsOf(member.token, buble.id)).toEqual(toolsWith('weather', 'latest_polls'))
       // In display order, whatever order they were sent in.
-      expect((await bubleOf(member.token, buble.id)).tools).toEqual([...FIXED, 'weather', 'latest_polls'])
+      expect((await bubleOf(member.token, buble.id)).tools).toEqual([...INITIAL, 'weather', 'latest_polls'])
 
-      const off = await putTools(owner.token, buble.id, { enabled: ['event_stats'] })
+      const off = await putTools(owner.token, buble.id, { enabled: ['event_stats', 'local_events'] })
       expect(await off.json()).toEqual(toolsWith('event_stats'))
-      expect((await bubleOf(owner.token, buble.id)).tools).toEqual([...FIXED, 'event_stats'])
+      expect((await bubleOf(owner.token, buble.id)).tools).toEqual([...INITIAL, 'event_stats'])
     })
 
-    test('the fixed three cannot be removed: left out they stay on, listed they change nothing; duplicates are harmless', async () => {
+    test('Wall and Stories cannot be removed: left out they stay on, listed they change nothing; duplicates are harmless', async () => {
       const { owner, buble } = await crew()
-      expect(await (await putTools(owner.token, buble.id, { enabled: [] })).json()).toEqual(toolsWith())
-      expect(await (await putTools(owner.token, buble.id, { enabled: ['wall', 'weather', 'weather'] })).json()).toEqual(
-        toolsWith('weather'),
-      )
-      expect(await toolsOf(owner.token, buble.id)).toEqual(toolsWith('weather'))
+      expect(await (await putTools(owner.token, buble.id, { enabled: [] })).json()).toEqual(toolsOn())
+      expect(
+        await (await putTools(owner.token, buble.id, { enabled: ['wall', 'weather', 'weather', 'stories'] })).json(),
+      ).toEqual(toolsOn('weather'))
+      expect(await toolsOf(owner.token, buble.id)).toEqual(toolsOn('weather'))
       expect((await bubleOf(owner.token, buble.id)).tools).toEqual([...FIXED, 'weather'])
     })
 
@@ -143,7 +165,7 @@ describe.each(backends())('overview tools and renaming on %s', (backend) => {
       ['keys that are not strings', { enabled: [42] }],
     ])('%s is a 400 VALIDATION_ERROR and changes nothing', async (_what, body) => {
       const { owner, buble } = await crew()
-      await putTools(owner.token, buble.id, { enabled: ['event_stats'] })
+      await putTools(owner.token, buble.id, { enabled: ['event_stats', 'local_events'] })
       const res = await putTools(owner.token, buble.id, body)
       expect(res.status).toBe(400)
       const answer = await res.json()
@@ -154,7 +176,7 @@ describe.each(backends())('overview tools and renaming on %s', (backend) => {
 
     test('only the owner manages tools: an admin, a moderator and a member get 403 (even holding all twelve), a non-member 404', async () => {
       const { owner, admin, moderator, member, stranger, buble } = await crew()
-      await putTools(owner.token, buble.id, { enabled: ['weather'] })
+      await putTools(owner.token, buble.id, { enabled: ['weather', 'local_events'] })
       // All twelve permissions, and still not the owner.
       const grant = await h.call('PUT', `/api/bubles/${buble.id}/members/role`, {
         token: owner.token,
@@ -176,7 +198,7 @@ describe.each(backends())('overview tools and renaming on %s', (backend) => {
       })
       expect(handed.status).toBe(200)
       await expectBody(await putTools(owner.token, buble.id, { enabled: ['weather'] }), 403, ONLY_OWNER)
-      expect(await (await putTools(member.token, buble.id, { enabled: ['weather'] })).json()).toEqual(
+      expect(await (await putTools(member.token, buble.id, { enabled: ['weather', 'local_events'] })).json()).toEqual(
         toolsWith('weather'),
       )
     })
@@ -195,6 +217,7 @@ describe.each(backends())('overview tools and renaming on %s', (backend) => {
     test('a change of tools reaches the other members’ devices as the buble, with its tools', async () => {
       const { owner, member, buble } = await crew()
       const { cursor } = await pullAll(h, member.token)
+      // Local Events left out: it goes, on the other members' devices too.
       expect((await putTools(owner.token, buble.id, { enabled: ['latest_polls'] })).status).toBe(200)
       const { changes } = await pullAll(h, member.token, cursor)
       expect(changes).toEqual([

@@ -96,6 +96,12 @@ describe('GET /api/ticketmaster/events', () => {
       { city: 'Göteborg', classificationName: 'Arts & Theatre' },
     ],
     ['the whole country', `?${window}&countryCode=SE`, { countryCode: 'SE' }],
+    // Decision 83: a city in any country, searched within it.
+    [
+      'a typed city within its country',
+      `?${window}&city=Troms%C3%B8&countryCode=NO`,
+      { city: 'Tromsø', countryCode: 'NO' },
+    ],
     [
       'a point and a radius',
       `?${window}&lat=59.3293&lng=18.0686&radius_km=25`,

@@ -1,8 +1,9 @@
 import type { Buble } from '@buble/shared/bubles'
 import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
-import { type ToolKey, toolsOf } from '@buble/shared/tools'
-import { screen, within } from '@testing-library/react'
+import { storedToolsOf, type ToolKey, toolsOf } from '@buble/shared/tools'
+import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
+import { bubleActions, chooseBubleAction } from '../../test/buble-menu.ts'
 import { bubleServer } from '../../test/buble-server.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bob, bubleChange, makeBuble, makeMember, memberChange, ownedBy } from '../../test/fixtures.ts'
@@ -55,20 +56,22 @@ test.each([
   ['admin', false, true],
   ['moderator', false, false],
   ['member', false, false],
-] as const)('the %s sees Add Tool: %s, Rename: %s', async (role, addTool, rename) => {
-  open(role)
+] as const)('the %s sees Add Tool: %s; Rename, in the title bar menu: %s', async (role, addTool, rename) => {
+  const app = open(role)
   await screen.findByRole('list', { name: 'Tools' })
   expect(screen.queryByRole('button', { name: 'Add Tool' }) !== null).toBe(addTool)
-  expect(screen.queryByRole('button', { name: 'Rename' }) !== null).toBe(rename)
+  // The overview no longer has its own Rename: it is one of the title bar's actions.
+  expect(screen.queryByRole('button', { name: 'Rename' })).toBeNull()
+  expect((await bubleActions(app.user)).includes('Rename')).toBe(rename)
 })
 
-test('Add Tool lists every tool with the initial three always on; Save puts the tools and the cards follow', async () => {
+test('Add Tool lists every tool, Wall and Stories always on, Local Events on and removable; Save puts the tools and the cards follow', async () => {
   const app = open('owner', {
     api: (buble, server) => ({
       [`PUT /api/bubles/${buble.id}/tools`]: (call) => {
         const { enabled } = call.body as { enabled: ToolKey[] }
         server.send(bubleChange({ ...buble, tools: enabled }))
-        return json(200, { tools: toolsOf(enabled) })
+        return json(200, { tools: toolsOf(storedToolsOf(enabled)) })
       },
     }),
   })
@@ -86,7 +89,7 @@ test('Add Tool lists every tool with the initial three always on; Save puts the 
   expect(boxes).toEqual([
     ['Wall', true, false],
     ['Stories', true, false],
-    ['Local Events', true, false],
+    ['Local Events', true, true],
     ['Weather', false, true],
     ['Event Stats', false, true],
     ['Latest Polls', false, true],
@@ -105,6 +108,33 @@ test('Add Tool lists every tool with the initial three always on; Save puts the 
   })
   await screen.findByRole('article', { name: 'Latest Polls' })
   expect(toolCards()).toEqual(['Wall', 'Stories', 'Local Events', 'Weather', 'Latest Polls'])
+})
+
+test('Local Events is removed by unticking it, and its card goes; ticked again it comes back', async () => {
+  const app = open('owner', {
+    api: (buble, server) => ({
+      [`PUT /api/bubles/${buble.id}/tools`]: (call) => {
+        const { enabled } = call.body as { enabled: ToolKey[] }
+        server.send(bubleChange({ ...buble, tools: enabled }))
+        return json(200, { tools: toolsOf(storedToolsOf(enabled)) })
+      },
+    }),
+  })
+  await app.user.click(await screen.findByRole('button', { name: 'Add Tool' }))
+  let dialog = screen.getByRole('dialog', { name: 'Add Tool' })
+  expect(within(dialog).getByRole('checkbox', { name: 'Local Events' })).not.toHaveAccessibleDescription(/^Always on/)
+  await app.user.click(within(dialog).getByRole('checkbox', { name: 'Local Events' }))
+  await app.user.click(within(dialog).getByRole('button', { name: 'Save' }))
+  expect(await screen.findByRole('status')).toHaveTextContent('Tools updated')
+  expect(app.callsTo(`PUT /api/bubles/${app.buble.id}/tools`)[0]?.body).toEqual({ enabled: ['wall', 'stories'] })
+  await waitFor(() => expect(toolCards()).toEqual(['Wall', 'Stories']))
+
+  await app.user.click(screen.getByRole('button', { name: 'Add Tool' }))
+  dialog = screen.getByRole('dialog', { name: 'Add Tool' })
+  expect(within(dialog).getByRole('checkbox', { name: 'Local Events' })).not.toBeChecked()
+  await app.user.click(within(dialog).getByRole('checkbox', { name: 'Local Events' }))
+  await app.user.click(within(dialog).getByRole('button', { name: 'Save' }))
+  await waitFor(() => expect(toolCards()).toEqual(['Wall', 'Stories', 'Local Events']))
 })
 
 test('a tool is removed by unticking it', async () => {
@@ -138,7 +168,7 @@ test.each([
   expect((await within(dialog).findByRole('alert')).textContent).toBe(text)
 })
 
-test('Rename checks the name, patches it and the page shows the new name', async () => {
+test('Rename, from the title bar menu, checks the name, patches it and the page shows the new name', async () => {
   const app = open('admin', {
     api: (buble) => ({
       [`PATCH /api/bubles/${buble.id}`]: [
@@ -147,7 +177,7 @@ test('Rename checks the name, patches it and the page shows the new name', async
       ],
     }),
   })
-  await app.user.click(await screen.findByRole('button', { name: 'Rename' }))
+  await chooseBubleAction(app.user, 'Rename')
   const dialog = screen.getByRole('dialog', { name: 'Rename Buble' })
   const field = within(dialog).getByLabelText('Buble Name')
   expect(field).toHaveValue('Book Club')

@@ -1,17 +1,13 @@
 import { can, type MemberActor } from '@buble/shared/permissions'
-import { FIXED_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
+import { INITIAL_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shared/tools'
 import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { RoleBadge } from '../../features/bubles/role-badge.tsx'
 import { Alert } from '../../ui/alert.tsx'
-import { formatDay, plural } from '../../ui/format.ts'
+import { formatDay } from '../../ui/format.ts'
 import { lazyPart } from '../../ui/lazy-part.ts'
 import { useFlash } from '../../ui/use-flash.ts'
 import { ToolBody } from './tool-body.tsx'
-
-const RenameBubleModal = lazyPart(() => import('../../features/bubles/rename-buble-modal.tsx'), 'RenameBubleModal', {
-  fallback: null,
-})
 
 const AddToolModal = lazyPart(() => import('../../features/bubles/add-tool-modal.tsx'), 'AddToolModal', {
   fallback: null,
@@ -21,13 +17,13 @@ const isToolKey = (key: string): key is ToolKey => (TOOL_KEYS as readonly string
 
 /** The tools that are on, in display order; a key this version does not know is left out. */
 function toolsOf(buble: LocalBuble): ToolKey[] {
-  // A row stored before buble rows carried their tools has none: the initial three are always on.
-  const stored: readonly string[] = buble.tools ?? FIXED_TOOLS
+  // A row stored before buble rows carried their tools has none: the initial three were on then.
+  const stored: readonly string[] = buble.tools ?? INITIAL_TOOLS
   return stored.filter(isToolKey)
 }
 
 export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
-  const [modal, setModal] = useState<'tools' | 'rename' | null>(null)
+  const [modal, setModal] = useState<'tools' | null>(null)
   const [flash, showFlash] = useFlash()
   const tools = toolsOf(buble)
   const close = () => setModal(null)
@@ -44,29 +40,17 @@ export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: M
           <h2 className="section-title" id="about-title">
             About this Buble
           </h2>
-          {can(actor, 'buble.rename') && (
-            <button
-              type="button"
-              className="btn btn-secondary btn-small"
-              onClick={() => setModal('rename')}
-              aria-haspopup="dialog"
-            >
-              Rename
-            </button>
-          )}
         </div>
         <dl className="facts">
-          <div>
-            <dt>Members</dt>
-            <dd>{plural(buble.member_count, 'member')}</dd>
-          </div>
           <div>
             <dt>Created</dt>
             <dd>{formatDay(buble.created_at)}</dd>
           </div>
           <div>
             <dt>Owner</dt>
-            <dd>{buble.owner.name}</dd>
+            <dd className="clamp-1" title={buble.owner.name}>
+              {buble.owner.name}
+            </dd>
           </div>
           <div>
             <dt>Your role</dt>
@@ -108,7 +92,6 @@ export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: M
       {modal === 'tools' && (
         <AddToolModal buble={buble} tools={tools} onClose={close} onSaved={saved('Tools updated')} />
       )}
-      {modal === 'rename' && <RenameBubleModal buble={buble} onClose={close} onSaved={saved('Buble renamed')} />}
     </div>
   )
 }

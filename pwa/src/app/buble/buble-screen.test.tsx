@@ -1,6 +1,8 @@
 import type { Buble } from '@buble/shared/bubles'
+import type { BubleRole } from '@buble/shared/permissions'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
+import { bubleActions, chooseBubleAction } from '../../test/buble-menu.ts'
 import { bubleServer } from '../../test/buble-server.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bob, bubleChange, makeBuble, makeMember, memberChange, ownedBy, person } from '../../test/fixtures.ts'
@@ -18,11 +20,18 @@ function bookClub(overrides: Partial<Buble> = {}) {
   })
 }
 
-function open(route: string, seedBuble: Buble | null, extra: { api?: Record<string, Reply | Reply[]> } = {}) {
+function open(
+  route: string,
+  seedBuble: Buble | null,
+  extra: { api?: Record<string, Reply | Reply[]>; role?: BubleRole } = {},
+) {
   const seed = seedBuble
     ? [
         bubleChange(seedBuble),
-        memberChange(seedBuble.id, makeMember(alice, seedBuble.owner_id === alice.id ? 'owner' : 'member')),
+        memberChange(
+          seedBuble.id,
+          makeMember(alice, extra.role ?? (seedBuble.owner_id === alice.id ? 'owner' : 'member')),
+        ),
         memberChange(seedBuble.id, makeMember(bob, seedBuble.owner_id === bob.id ? 'owner' : 'admin')),
         memberChange(seedBuble.id, makeMember(carol, 'moderator')),
       ]
@@ -32,10 +41,13 @@ function open(route: string, seedBuble: Buble | null, extra: { api?: Record<stri
   return { ...app, server }
 }
 
-test('the header shows name, created date, member count, four avatars and +N', async () => {
+test('the title bar shows the name (whole in its title), the member count, four avatars and +N, and no created date', async () => {
   open('/bubles/book-club', bookClub())
-  const header = (await screen.findByRole('heading', { level: 1, name: 'Book Club' })).closest('header')!
-  expect(within(header).getByText('Created 23 Nov 2026')).toBeInTheDocument()
+  const heading = await screen.findByRole('heading', { level: 1, name: 'Book Club' })
+  expect(heading).toHaveAttribute('title', 'Book Club')
+  expect(heading).toHaveClass('clamp-1')
+  const header = heading.closest('header')!
+  expect(within(header).queryByText(/Created/)).toBeNull()
   expect(within(header).getByText('5 members')).toBeInTheDocument()
   const avatars = within(within(header).getByRole('list', { name: 'Members' })).getAllByRole('listitem')
   expect(avatars.map((item) => item.textContent)).toEqual([
@@ -48,11 +60,48 @@ test('the header shows name, created date, member count, four avatars and +N', a
   expect(within(header).queryByText('Not synced yet')).toBeNull()
 })
 
-test('the owner sees Generate Invite and Delete Buble, not Leave', async () => {
-  open('/bubles/book-club', bookClub())
-  expect(await screen.findByRole('button', { name: 'Generate Invite' })).toBeInTheDocument()
-  expect(screen.getByRole('button', { name: 'Delete Buble' })).toBeInTheDocument()
-  expect(screen.queryByRole('button', { name: 'Leave Buble' })).toBeNull()
+test.each([
+  ['owner', ['Generate Invite', 'Rename', 'Delete Buble']],
+  // An admin holds every permission but delete_buble; a moderator may invite; a member may only leave.
+  ['admin', ['Generate Invite', 'Rename', 'Leave Buble']],
+  ['moderator', ['Generate Invite', 'Leave Buble']],
+  ['member', ['Leave Buble']],
+] as const)('the %s is offered %j in the overflow menu', async (role, items) => {
+  const app = open('/bubles/book-club', bookClub(role === 'owner' ? {} : { ...ownedBy(bob) }), { role })
+  await waitFor(async () => expect(await bubleActions(app.user)).toEqual(items))
+  expect(screen.queryByRole('button', { name: 'Delete Buble' })).toBeNull()
+})
+
+test('the overflow menu is a menu button: arrows move, Escape closes it and gives the focus back', async () => {
+  const app = open('/bubles/book-club', bookClub())
+  const button = await screen.findByRole('button', { name: 'Buble actions' })
+  expect(button).toHaveAttribute('aria-haspopup', 'menu')
+  expect(button).toHaveAttribute('aria-expanded', 'false')
+  button.focus()
+  await app.user.keyboard('{ArrowDown}')
+  const menu = screen.getByRole('menu', { name: 'Buble actions' })
+  expect(button).toHaveAttribute('aria-expanded', 'true')
+  expect(within(menu).getByRole('menuitem', { name: 'Generate Invite' })).toHaveFocus()
+  await app.user.keyboard('{ArrowDown}')
+  expect(within(menu).getByRole('menuitem', { name: 'Rename' })).toHaveFocus()
+  await app.user.keyboard('{ArrowDown}')
+  const remove = within(menu).getByRole('menuitem', { name: 'Delete Buble' })
+  expect(remove).toHaveFocus()
+  expect(remove).toHaveClass('menu-item-danger')
+  await app.user.keyboard('{ArrowDown}')
+  expect(within(menu).getByRole('menuitem', { name: 'Generate Invite' })).toHaveFocus()
+  await app.user.keyboard('{ArrowUp}')
+  expect(remove).toHaveFocus()
+  await app.user.keyboard('{Escape}')
+  expect(screen.queryByRole('menu')).toBeNull()
+  expect(button).toHaveFocus()
+
+  // ↑ opens it on its last item; Enter chooses: the delete confirmation stays.
+  await app.user.keyboard('{ArrowUp}')
+  expect(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Delete Buble' })).toHaveFocus()
+  await app.user.keyboard('{Enter}')
+  expect(screen.queryByRole('menu')).toBeNull()
+  expect(screen.getByRole('dialog', { name: 'Delete Buble' })).toBeInTheDocument()
 })
 
 test('Generate Invite shows the code and when it expires; Copy code copies it and says Copied!', async () => {
@@ -65,7 +114,7 @@ test('Generate Invite shows the code and when it expires; Copy code copies it an
       [`GET /api/bubles/${buble.id}/invites`]: json(200, { invites: [] }),
     },
   })
-  await app.user.click(await screen.findByRole('button', { name: 'Generate Invite' }))
+  await chooseBubleAction(app.user, 'Generate Invite')
   const dialog = await screen.findByRole('dialog', { name: 'Invite code generated' })
   expect(within(dialog).getByText('K7M2PQ9XRT')).toHaveClass('invite-code')
   expect(within(dialog).getByText(/^Expires 30 Nov 2026, \d\d:\d\d$/)).toBeInTheDocument()
@@ -96,15 +145,20 @@ test.each([
 ])('a failed invite shows %s', async (_what, answer, text) => {
   const buble = bookClub()
   const app = open('/bubles/book-club', buble, { api: { [`POST /api/bubles/${buble.id}/invites`]: answer } })
-  await app.user.click(await screen.findByRole('button', { name: 'Generate Invite' }))
-  expect(await screen.findByRole('alert')).toHaveTextContent(new RegExp(`^${text.replace(/\./g, '\\.')}$`))
+  await chooseBubleAction(app.user, 'Generate Invite')
+  const alert = await screen.findByRole('alert')
+  expect(alert.firstElementChild).toHaveTextContent(new RegExp(`^${text.replace(/\./g, '\\.')}$`))
   expect(screen.queryByRole('dialog')).toBeNull()
+  // It lies over the page until put away; the focus goes back to the menu.
+  await app.user.click(within(alert).getByRole('button', { name: 'Dismiss' }))
+  expect(screen.queryByRole('alert')).toBeNull()
+  expect(screen.getByRole('button', { name: 'Buble actions' })).toHaveFocus()
 })
 
 test('Delete asks first; Cancel keeps the buble; confirming pushes buble.delete and returns to a dashboard without it', async () => {
   const buble = bookClub()
   const app = open('/bubles/book-club', buble)
-  await app.user.click(await screen.findByRole('button', { name: 'Delete Buble' }))
+  await chooseBubleAction(app.user, 'Delete Buble')
   let dialog = screen.getByRole('dialog', { name: 'Delete Buble' })
   expect(dialog).toHaveTextContent('Delete Book Club for everyone?')
   expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus()
@@ -112,7 +166,7 @@ test('Delete asks first; Cancel keeps the buble; confirming pushes buble.delete 
   expect(screen.queryByRole('dialog')).toBeNull()
   expect(screen.getByRole('heading', { level: 1, name: 'Book Club' })).toBeInTheDocument()
 
-  await app.user.click(screen.getByRole('button', { name: 'Delete Buble' }))
+  await chooseBubleAction(app.user, 'Delete Buble')
   dialog = screen.getByRole('dialog', { name: 'Delete Buble' })
   await app.user.click(within(dialog).getByRole('button', { name: 'Delete Buble' }))
 
@@ -124,13 +178,10 @@ test('Delete asks first; Cancel keeps the buble; confirming pushes buble.delete 
   expect(await screen.findByRole('heading', { name: 'No bubles yet' })).toBeInTheDocument()
 })
 
-test('a member sees only Leave Buble; leaving asks first, pushes buble.leave and returns to the dashboard', async () => {
+test('a member leaves from the menu: it asks first, pushes buble.leave and returns to the dashboard', async () => {
   const buble = bookClub({ ...ownedBy(bob) })
   const app = open('/bubles/book-club', buble)
-  const leave = await screen.findByRole('button', { name: 'Leave Buble' })
-  expect(screen.queryByRole('button', { name: 'Generate Invite' })).toBeNull()
-  expect(screen.queryByRole('button', { name: 'Delete Buble' })).toBeNull()
-  await app.user.click(leave)
+  await chooseBubleAction(app.user, 'Leave Buble')
 
   const dialog = screen.getByRole('dialog', { name: 'Leave Buble' })
   expect(dialog).toHaveTextContent('Leave Book Club?')
@@ -194,7 +245,7 @@ test('the tabs link to each section, mark the current one, and an unknown tab op
   expect(screen.getByRole('heading', { name: 'About this Buble' })).toBeInTheDocument()
 })
 
-test('the overview shows members, created date, owner and your role', async () => {
+test('the overview shows created date, owner and your role, not the member count the title bar has', async () => {
   open('/bubles/book-club', bookClub({ ...ownedBy(bob) }))
   const about = await screen.findByRole('region', { name: 'About this Buble' })
   const facts = Object.fromEntries(
@@ -202,7 +253,7 @@ test('the overview shows members, created date, owner and your role', async () =
       .getAllByRole('term')
       .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
   )
-  expect(facts).toEqual({ Members: '5 members', Created: '23 Nov 2026', Owner: 'Bob Builder', 'Your role': 'Member' })
+  expect(facts).toEqual({ Created: '23 Nov 2026', Owner: 'Bob Builder', 'Your role': 'Member' })
 })
 
 test('the members tab lists name, e-mail and role badge, owner first', async () => {

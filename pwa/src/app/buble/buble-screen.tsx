@@ -136,9 +136,13 @@ function BubleView({
 
   return (
     <div className="page buble-page">
-      <BubleHeader buble={buble} onRemoving={onRemoving} />
-      <Ticker buble={buble} />
-      <BubleTabs buble={buble} current={tab} counts={counts} />
+      {/* The title bar and the tabs stay at the top together; chat is one tap away from every tab. */}
+      <div className="buble-bar">
+        <BubleHeader buble={buble} actor={actor} onRemoving={onRemoving} />
+        <BubleTabs buble={buble} current={tab} counts={counts} />
+      </div>
+      {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
+      {tab !== 'wall' && <Ticker buble={buble} />}
       <div className="tab-panel">
         {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
         {tab === 'wall' && <WallTab buble={buble} actor={actor} />}

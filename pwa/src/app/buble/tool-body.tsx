@@ -4,10 +4,18 @@ import { Link } from 'react-router-dom'
 import { bublePath, type LocalBuble } from '../../data/bubles.ts'
 import { TOOL_TEXTS } from '../../features/bubles/tool-texts.ts'
 import { EventStatsWidget } from '../../features/events/event-stats-widget.tsx'
-import { LocalEventsFinder } from '../../features/local-events/local-events-finder.tsx'
 import { LatestPollsWidget } from '../../features/polls/latest-polls-widget.tsx'
 import { StoriesWidget } from '../../features/stories/stories-widget.tsx'
 import { WeatherWidget } from '../../features/weather/weather-widget.tsx'
+import { lazyPart } from '../../ui/lazy-part.ts'
+import { Spinner } from '../../ui/spinner.tsx'
+
+// Loaded with its card, not with the page: it sits below the first screen, and its search waits for it anyway.
+const LocalEventsFinder = lazyPart(
+  () => import('../../features/local-events/local-events-finder.tsx'),
+  'LocalEventsFinder',
+  { fallback: <Spinner label="Loading…" /> },
+)
 
 /** What an overview tool's card shows below its title: the tool itself. */
 export function ToolBody({ tool, buble, actor }: { tool: ToolKey; buble: LocalBuble; actor: MemberActor }) {

@@ -159,8 +159,12 @@ function RecentList({
           {items.map((item) => (
             <li key={item.id}>
               <span className="admin-person">
-                <span>{item.name}</span>
-                <span className="muted admin-small">{item.detail}</span>
+                <span className="clamp-1" title={item.name}>
+                  {item.name}
+                </span>
+                <span className="muted admin-small clamp-1" title={item.detail}>
+                  {item.detail}
+                </span>
               </span>
               <span className="admin-row-actions">
                 <RowAction label="View" what={item.what} onClick={item.onView} />

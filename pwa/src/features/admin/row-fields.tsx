@@ -10,15 +10,36 @@ export interface Column<Row> {
   cell: (row: Row) => ReactNode
 }
 
-const when = (iso: string | null | undefined, format = formatDay) => (iso ? format(iso) : '—')
+/** A date as a cell: kept on one line, so a column of dates never wraps mid-date. */
+const when = (iso: string | null | undefined, format = formatDay) =>
+  iso ? (
+    <time className="admin-nowrap" dateTime={iso}>
+      {format(iso)}
+    </time>
+  ) : (
+    '—'
+  )
+
+/** A name as a cell: at most two lines, cut with an ellipsis; the whole name in its title. */
+export function NameCell({ text }: { text: string }) {
+  return (
+    <span className="admin-name clamp-2" title={text}>
+      {text}
+    </span>
+  )
+}
 
 /** A person as a cell: the name, the e-mail under it. */
 export function PersonCell({ person }: { person: Pick<AdminPersonRef, 'name' | 'email'> | null }) {
   if (!person) return <span className="muted">—</span>
   return (
     <span className="admin-person">
-      <span>{person.name || person.email}</span>
-      {person.name && <span className="muted admin-small">{person.email}</span>}
+      <NameCell text={person.name || person.email} />
+      {person.name && (
+        <span className="muted admin-small clamp-1" title={person.email}>
+          {person.email}
+        </span>
+      )}
     </span>
   )
 }
@@ -37,8 +58,8 @@ const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, m
 
 export const COLUMNS: { [K in keyof AdminRows]: Column<AdminRows[K]>[] } = {
   users: [
-    { header: 'Name', cell: (user) => user.name },
-    { header: 'Email', cell: (user) => user.email },
+    { header: 'Name', cell: (user) => <NameCell text={user.name} /> },
+    { header: 'Email', cell: (user) => <NameCell text={user.email} /> },
     {
       header: 'Role',
       cell: (user) => (
@@ -53,21 +74,21 @@ export const COLUMNS: { [K in keyof AdminRows]: Column<AdminRows[K]>[] } = {
     { header: 'Joined', cell: (user) => when(user.created_at) },
   ],
   bubles: [
-    { header: 'Name', cell: (buble) => buble.name },
+    { header: 'Name', cell: (buble) => <NameCell text={buble.name} /> },
     { header: 'Owner', cell: (buble) => <PersonCell person={buble.owner} /> },
     { header: 'Members', cell: (buble) => buble.member_count },
     { header: 'Created', cell: (buble) => when(buble.created_at) },
   ],
   events: [
-    { header: 'Title', cell: (event) => event.title },
-    { header: 'Buble', cell: (event) => event.buble.name },
+    { header: 'Title', cell: (event) => <NameCell text={event.title} /> },
+    { header: 'Buble', cell: (event) => <NameCell text={event.buble.name} /> },
     { header: 'Creator', cell: (event) => <PersonCell person={event.creator} /> },
     { header: 'Event time', cell: (event) => when(event.event_time, (iso) => formatEventMoment(iso)) },
     { header: 'Created', cell: (event) => when(event.created_at) },
   ],
   polls: [
-    { header: 'Question', cell: (poll) => poll.question },
-    { header: 'Buble', cell: (poll) => poll.buble.name },
+    { header: 'Question', cell: (poll) => <NameCell text={poll.question} /> },
+    { header: 'Buble', cell: (poll) => <NameCell text={poll.buble.name} /> },
     { header: 'Creator', cell: (poll) => <PersonCell person={poll.creator} /> },
     { header: 'Votes', cell: (poll) => poll.totalVotes },
     { header: 'Created', cell: (poll) => when(poll.created_at) },
@@ -76,12 +97,12 @@ export const COLUMNS: { [K in keyof AdminRows]: Column<AdminRows[K]>[] } = {
     { header: 'Content', cell: (post) => <span className="admin-clip">{clip(post.content)}</span> },
     { header: 'Type', cell: (post) => post.type },
     { header: 'Author', cell: (post) => <PersonCell person={post.author} /> },
-    { header: 'Buble', cell: (post) => post.buble_name },
+    { header: 'Buble', cell: (post) => <NameCell text={post.buble_name} /> },
     { header: 'Created', cell: (post) => when(post.created_at) },
   ],
   invites: [
     { header: 'Code', cell: (invite) => <code>{invite.code}</code> },
-    { header: 'Buble', cell: (invite) => invite.buble.name },
+    { header: 'Buble', cell: (invite) => <NameCell text={invite.buble.name} /> },
     { header: 'Created by', cell: (invite) => <PersonCell person={invite.createdBy} /> },
     {
       header: 'Status',
@@ -94,13 +115,13 @@ export const COLUMNS: { [K in keyof AdminRows]: Column<AdminRows[K]>[] } = {
     { header: 'Expires', cell: (invite) => when(invite.expires_at) },
   ],
   audit: [
-    { header: 'Who', cell: (entry) => entry.admin_email },
+    { header: 'Who', cell: (entry) => <NameCell text={entry.admin_email} /> },
     { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
     {
       header: 'Target',
       cell: (entry) => (
         <span className="admin-person">
-          <span>{entry.target_label || entry.target_id}</span>
+          <NameCell text={entry.target_label || entry.target_id} />
           <span className="muted admin-small">{entry.target_type}</span>
         </span>
       ),

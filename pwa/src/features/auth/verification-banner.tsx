@@ -28,25 +28,26 @@ export function VerificationBanner() {
     }
   }
 
+  const message = `Please verify your email address. We sent a link to ${user.email}.`
+  // On a phone the message keeps to one line (cut with an ellipsis, whole in its title) beside a small button.
   return (
     <section className="banner" aria-label="Email verification">
       <div className="banner-inner">
-        <div aria-live="polite">
+        <div className="banner-text" aria-live="polite">
           {sent ? (
-            <p>{sent}</p>
+            <p className="banner-message">{sent}</p>
           ) : (
-            <p>
+            <p className="banner-message" title={message}>
               Please verify your email address. We sent a link to <strong>{user.email}</strong>.
-              {error && (
-                <span className="banner-error" role="alert">
-                  {' '}
-                  {error}
-                </span>
-              )}
+            </p>
+          )}
+          {error && !sent && (
+            <p className="banner-error" role="alert">
+              {error}
             </p>
           )}
         </div>
-        <button type="button" className="btn btn-small btn-light" onClick={resend} disabled={busy}>
+        <button type="button" className="btn btn-small btn-light banner-button" onClick={resend} disabled={busy}>
           {busy ? 'Sending…' : 'Resend email'}
         </button>
       </div>

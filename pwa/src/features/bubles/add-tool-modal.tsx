@@ -19,7 +19,7 @@ interface AddToolModalProps {
   onSaved: () => void
 }
 
-/** The owner turns the optional overview tools on or off; the initial three stay (spec part 2 §2). */
+/** The owner turns the optional overview tools on or off, Local Events among them; Wall and Stories stay (decision 83). */
 export function AddToolModal({ buble, tools, onClose, onSaved }: AddToolModalProps) {
   const api = useApi()
   const id = useId()

@@ -28,7 +28,7 @@ export function BubleCard({ home, now }: { home: HomeBuble; now: number }) {
   return (
     <article className="card buble-card">
       <div className="buble-card-top">
-        <h2 className="buble-card-name" title={buble.name}>
+        <h2 className="buble-card-name clamp-2" title={buble.name}>
           {/* Stretched over the whole card (CSS), so the card is one big target with one link name. */}
           <Link
             to={bublePath(buble)}

@@ -1,6 +1,7 @@
 import type { ActiveInvite } from '@buble/shared/bubles'
 import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import { chooseBubleAction } from '../../test/buble-menu.ts'
 import { bubleServer } from '../../test/buble-server.ts'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bubleChange, makeBuble, makeMember, memberChange, person } from '../../test/fixtures.ts'
@@ -47,7 +48,7 @@ async function openInvite({
     server: bubleServer([bubleChange(buble), memberChange(buble.id, makeMember(alice, 'owner'))]),
     api: { [PROFILE]: json(200, alice), [INVITES]: [first, emailed], [LIST]: list, ...api },
   })
-  await app.user.click(await screen.findByRole('button', { name: 'Generate Invite' }))
+  await chooseBubleAction(app.user, 'Generate Invite')
   const dialog = await screen.findByRole('dialog', { name: 'Invite code generated' })
   return { app, dialog }
 }

@@ -38,7 +38,9 @@ export function MembersTab({ bubleId, members, actor }: MembersTabProps) {
               <li key={member.id} className={canManage ? 'member-row member-row-manageable' : 'member-row'}>
                 <Avatar name={member.user.name} url={member.user.avatar_url} size={40} alt="" />
                 <div className="member-text">
-                  <span className="member-name">{member.user.name}</span>
+                  <span className="member-name clamp-1" title={member.user.name}>
+                    {member.user.name}
+                  </span>
                   <span className="member-email">{member.user.email}</span>
                 </div>
                 <div className="member-side">

@@ -6,9 +6,20 @@ import { createSession } from '../../session/session.ts'
 import { SessionProvider } from '../../session/session-context.tsx'
 import { fakeFetch, json, type Reply } from '../../test/fake-fetch.ts'
 import { alice } from '../../test/fixtures.ts'
-import { MuteToggle } from './mute-toggle.tsx'
+import { useMute } from './mute-toggle.tsx'
 
 const BUBLE = '0190a8f0-0000-7000-8000-000000000001'
+
+/** The hook as the buble menu uses it: one control whose words say what it does. */
+function MuteControl({ supported }: { supported: boolean }) {
+  const mute = useMute(BUBLE, supported)
+  if (!mute) return null
+  return (
+    <button type="button" aria-pressed={mute.muted} disabled={mute.busy} onClick={() => void mute.toggle()}>
+      {mute.label}
+    </button>
+  )
+}
 
 function renderToggle(api: Record<string, Reply | Reply[]>, supported = true) {
   const rest = fakeFetch(api)
@@ -18,7 +29,7 @@ function renderToggle(api: Record<string, Reply | Reply[]>, supported = true) {
   const client = createApiClient({ session, fetch: rest.fetch, redirectToLogin })
   render(
     <SessionProvider services={{ session, api: client, redirectToLogin }}>
-      <MuteToggle bubleId={BUBLE} supported={supported} />
+      <MuteControl supported={supported} />
     </SessionProvider>,
   )
   return rest

@@ -20,7 +20,9 @@ export function EventStatsWidget({ buble }: { buble: LocalBuble }) {
         <ol className="widget-list" aria-label="Most popular events">
           {ranked.map(({ event, going, maybe, heat }) => (
             <li key={event.id} className="widget-item">
-              <span className="widget-item-title">{event.title}</span>
+              <span className="widget-item-title clamp-2" title={event.title}>
+                {event.title}
+              </span>
               <span className="widget-item-meta">
                 {going} going · {maybe} maybe <span className={`badge ${HEAT_CLASS[heat]}`}>{heat}</span>
               </span>

@@ -27,7 +27,7 @@ async function openCreate(permissions?: Permission[]) {
     },
     api: {
       'GET /api/users/profile': json(200, alice),
-      [`GET /api/ticketmaster/events?${FINDER_WINDOW}&city=Stockholm`]: json(200, { events: [jazz] }),
+      [`GET /api/ticketmaster/events?${FINDER_WINDOW}&city=Stockholm&countryCode=SE`]: json(200, { events: [jazz] }),
     },
   })
   await app.user.click(await screen.findByRole('button', { name: 'Midwinter Jazz' }))

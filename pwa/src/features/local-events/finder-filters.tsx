@@ -4,22 +4,32 @@ import {
   DATE_RANGES,
   type DateRange,
   FINDER_CATEGORIES,
-  FINDER_CITIES,
+  FINDER_COUNTRIES,
+  finderCountry,
   RADIUS_CHOICES_KM,
 } from '@buble/shared/providers'
+import { type FormEvent, useState } from 'react'
+import { Field } from '../../ui/field.tsx'
 import { SelectField } from '../../ui/select-field.tsx'
-import { type FinderFilters, NEAR_ME } from './finder-query.ts'
+import { type FinderFilters, NEAR_ME, OTHER_CITY } from './finder-query.ts'
 
-const PLACES = [
-  ...FINDER_CITIES.map((city) => ({ value: city, label: city })),
-  { value: ALL_CITIES, label: 'All of Sweden' },
-  { value: NEAR_ME, label: 'Near me' },
-]
+const COUNTRIES = FINDER_COUNTRIES.map((country) => ({ value: country.code, label: country.name }))
 const CATEGORIES = [{ value: '', label: 'All categories' }, ...FINDER_CATEGORIES.map((c) => ({ value: c, label: c }))]
 const RANGES = DATE_RANGES.map((range) => ({ value: range, label: DATE_RANGE_LABELS[range] }))
 const RADII = RADIUS_CHOICES_KM.map((km) => ({ value: String(km), label: `${km} km` }))
 
-/** City (or the whole country, or Near me), category, date range, and the radius around Near me. */
+/** The places of a country: its listed cities, another city to type, the whole country, or Near me. */
+const placesOf = (code: string) => {
+  const country = finderCountry(code)
+  return [
+    ...country.cities.map((city) => ({ value: city, label: city })),
+    { value: OTHER_CITY, label: 'Another city…' },
+    { value: ALL_CITIES, label: `All of ${country.name}` },
+    { value: NEAR_ME, label: 'Near me' },
+  ]
+}
+
+/** Country, then city (listed, typed, the whole country, or Near me), category, date range, and the radius. */
 export function FinderFilterFields({
   filters,
   onChange,
@@ -29,7 +39,20 @@ export function FinderFilterFields({
 }) {
   return (
     <div className="finder-filters">
-      <SelectField label="Where" value={filters.place} options={PLACES} onValue={(place) => onChange({ place })} />
+      <SelectField
+        label="Country"
+        value={filters.country}
+        options={COUNTRIES}
+        // A new country starts at its first city.
+        onValue={(country) => onChange({ country, place: finderCountry(country).cities[0] ?? ALL_CITIES, city: '' })}
+      />
+      <SelectField
+        label="Where"
+        value={filters.place}
+        options={placesOf(filters.country)}
+        onValue={(place) => onChange({ place })}
+      />
+      {filters.place === OTHER_CITY && <CityField city={filters.city} onCity={(city) => onChange({ city })} />}
       {filters.place === NEAR_ME && (
         <SelectField
           label="Radius"
@@ -51,5 +74,22 @@ export function FinderFilterFields({
         onValue={(range) => onChange({ range: range as DateRange })}
       />
     </div>
+  )
+}
+
+/** A typed city, searched when the member presses Enter or Search (not at every letter). */
+function CityField({ city, onCity }: { city: string; onCity: (city: string) => void }) {
+  const [typed, setTyped] = useState(city)
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    onCity(typed.trim())
+  }
+  return (
+    <form className="finder-city" onSubmit={submit} aria-label="Another city">
+      <Field label="City" value={typed} onValue={setTyped} autoComplete="address-level2" maxLength={200} />
+      <button type="submit" className="btn btn-secondary btn-small">
+        Search
+      </button>
+    </form>
   )
 }

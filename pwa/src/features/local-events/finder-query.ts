@@ -6,12 +6,13 @@ import {
   dateRangeEnd,
   EXTERNAL_SEARCH_SIZE,
   type ExternalEvent,
-  FINDER_COUNTRY_CODE,
   ticketmasterDateTime,
 } from '@buble/shared/providers'
 
 /** The "where" choice beside the cities: the device's own position. */
 export const NEAR_ME = 'near-me'
+/** The "where" choice of a city typed by the member (in `city`). */
+export const OTHER_CITY = 'other-city'
 
 export interface Point {
   lat: number
@@ -19,15 +20,22 @@ export interface Point {
 }
 
 export interface FinderFilters {
-  /** A city, ALL_CITIES, or NEAR_ME. */
+  /** The country searched (ISO code): a city's, or the whole of it. */
+  country: string
+  /** A city of the country's list, ALL_CITIES, NEAR_ME, or OTHER_CITY. */
   place: string
+  /** The city typed, for OTHER_CITY. */
+  city: string
   /** '' for every category. */
   category: string
   range: DateRange
   radiusKm: number
 }
 
-/** The search's query string; null for Near me until the device has said where it is. */
+/**
+ * The search's query string; null for Near me until the device has said where it is, and for another city
+ * until one is typed. A city is searched within its country, so a Paris is the one in France.
+ */
 export function finderQuery(filters: FinderFilters, now: Date, point: Point | null): string | null {
   const query = new URLSearchParams({
     startDateTime: ticketmasterDateTime(now),
@@ -39,8 +47,13 @@ export function finderQuery(filters: FinderFilters, now: Date, point: Point | nu
     query.set('lat', String(point.lat))
     query.set('lng', String(point.lng))
     query.set('radius_km', String(filters.radiusKm))
-  } else if (filters.place === ALL_CITIES) query.set('countryCode', FINDER_COUNTRY_CODE)
-  else query.set('city', filters.place)
+  } else if (filters.place === ALL_CITIES) query.set('countryCode', filters.country)
+  else {
+    const city = filters.place === OTHER_CITY ? filters.city.trim() : filters.place
+    if (!city) return null
+    query.set('city', city)
+    query.set('countryCode', filters.country)
+  }
   if (filters.category) query.set('classificationName', filters.category)
   return query.toString()
 }

@@ -10,7 +10,7 @@ import { renderApp } from '../../test/render-app.tsx'
 
 const NOW = new Date('2026-12-20T10:00:00Z')
 const SEARCH = '/api/ticketmaster/events'
-const STOCKHOLM = `GET ${SEARCH}?${FINDER_WINDOW}&city=Stockholm`
+const STOCKHOLM = `GET ${SEARCH}?${FINDER_WINDOW}&city=Stockholm&countryCode=SE`
 
 const jazz = midwinterJazz
 const market: ExternalEvent = { ...jazz, id: 'tm-2', title: 'Spring Market', startDate: '2027-03-14', endDate: null }
@@ -61,7 +61,7 @@ test('searches Stockholm for the coming month and lists what it finds', async ()
   expect(within(results).queryByText('Sample')).toBeNull()
 })
 
-test('a city, a category and a date range go into the query; All of Sweden searches the country', async () => {
+test('a city (within its country), a category and a date range go into the query; All of Sweden searches the country', async () => {
   const app = open({ [STOCKHOLM]: json(200, { events: [] }) })
   expect(await within(await finder()).findByText('No events found')).toBeInTheDocument()
   await app.user.selectOptions(screen.getByLabelText('Where'), 'Göteborg')
@@ -73,6 +73,7 @@ test('a city, a category and a date range go into the query; All of Sweden searc
       endDateTime: '2026-12-27T10:00:00Z',
       size: '20',
       city: 'Göteborg',
+      countryCode: 'SE',
       classificationName: 'Arts & Theatre',
     }),
   )
@@ -88,6 +89,33 @@ test('a city, a category and a date range go into the query; All of Sweden searc
     }),
   )
   expect(screen.queryByLabelText('Radius')).toBeNull()
+})
+
+test('another country offers its own cities and the whole of it; another city is typed and searched on Enter', async () => {
+  const app = open({ [STOCKHOLM]: json(200, { events: [] }) })
+  expect(await within(await finder()).findByText('No events found')).toBeInTheDocument()
+  await app.user.selectOptions(screen.getByLabelText('Country'), 'Norway')
+  const where = screen.getByLabelText('Where')
+  expect(where).toHaveValue('Oslo')
+  expect(
+    within(where)
+      .getAllByRole('option')
+      .map((option) => option.textContent),
+  ).toEqual(['Oslo', 'Bergen', 'Trondheim', 'Stavanger', 'Another city…', 'All of Norway', 'Near me'])
+  const window = { startDateTime: '2026-12-20T10:00:00Z', endDateTime: '2027-01-20T10:00:00Z', size: '20' }
+  await waitFor(() => expect(lastSearch(app)).toEqual({ ...window, city: 'Oslo', countryCode: 'NO' }))
+  await app.user.selectOptions(where, 'All of Norway')
+  await waitFor(() => expect(lastSearch(app)).toEqual({ ...window, countryCode: 'NO' }))
+
+  await app.user.selectOptions(where, 'Another city…')
+  expect(await screen.findByText('Type a city and press Search.')).toBeInTheDocument()
+  const asked = searches(app).length
+  await app.user.type(screen.getByLabelText('City'), 'Tromsø')
+  // Nothing is searched letter by letter.
+  expect(searches(app)).toHaveLength(asked)
+  await app.user.keyboard('{Enter}')
+  await waitFor(() => expect(lastSearch(app)).toEqual({ ...window, city: 'Tromsø', countryCode: 'NO' }))
+  expect(screen.queryByText('Type a city and press Search.')).toBeNull()
 })
 
 function placeDevice(outcome: 'found' | 'denied') {

@@ -1,5 +1,5 @@
 import { can, type MemberActor } from '@buble/shared/permissions'
-import { DEFAULT_CITY, DEFAULT_RADIUS_KM, type ExternalEvent } from '@buble/shared/providers'
+import { DEFAULT_CITY, DEFAULT_RADIUS_KM, type ExternalEvent, FINDER_COUNTRY_CODE } from '@buble/shared/providers'
 import { useMemo, useRef, useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { Alert } from '../../ui/alert.tsx'
@@ -8,7 +8,7 @@ import { Spinner } from '../../ui/spinner.tsx'
 import { useFlash } from '../../ui/use-flash.ts'
 import { useSeen } from '../../ui/use-seen.ts'
 import { FinderFilterFields } from './finder-filters.tsx'
-import { type FinderFilters, finderQuery, NEAR_ME, type Point, sampleEvent } from './finder-query.ts'
+import { type FinderFilters, finderQuery, NEAR_ME, OTHER_CITY, type Point, sampleEvent } from './finder-query.ts'
 import { FinderResults } from './finder-results.tsx'
 import { locate, useEventSearch } from './use-event-search.ts'
 
@@ -18,8 +18,16 @@ const CreateFromFinderModal = lazyPart(() => import('./create-from-finder-modal.
 
 const EventDetailModal = lazyPart(() => import('./event-detail-modal.tsx'), 'EventDetailModal', { fallback: null })
 
-const INITIAL: FinderFilters = { place: DEFAULT_CITY, category: '', range: 'this-month', radiusKm: DEFAULT_RADIUS_KM }
+const INITIAL: FinderFilters = {
+  country: FINDER_COUNTRY_CODE,
+  place: DEFAULT_CITY,
+  city: '',
+  category: '',
+  range: 'this-month',
+  radiusKm: DEFAULT_RADIUS_KM,
+}
 const NO_POSITION = 'Your location is not available. Choose a city instead.'
+const TYPE_A_CITY = 'Type a city and press Search.'
 
 /** The overview's Local Events tool: search Ticketmaster, read the details, make one a buble event. */
 export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
@@ -44,18 +52,26 @@ export function LocalEventsFinder({ buble, actor }: { buble: LocalBuble; actor: 
     setPoint(null)
     locate().then(setPoint, () => {
       setPositionError(NO_POSITION)
-      // Back to the default city, unless the member has already chosen another place meanwhile.
-      setFilters((current) => (current.place === NEAR_ME ? { ...current, place: INITIAL.place } : current))
+      // Back to the default place, unless the member has already chosen another place meanwhile.
+      setFilters((current) =>
+        current.place === NEAR_ME ? { ...current, country: INITIAL.country, place: INITIAL.place } : current,
+      )
     })
   }
 
   const sample = search.status === 'failed' ? sampleEvent(new Date()) : null
+  // Another city, none typed yet: nothing is searched, and the finder says what it waits for.
+  const awaitingCity = filters.place === OTHER_CITY && !filters.city.trim()
   return (
     <div className="finder" ref={box}>
       <FinderFilterFields filters={filters} onChange={change} />
       {positionError && <Alert kind="warning">{positionError}</Alert>}
       {flash && <Alert kind="success">{flash}</Alert>}
-      {search.status === 'loading' && <Spinner label="Looking for events…" />}
+      {awaitingCity ? (
+        <p className="muted">{TYPE_A_CITY}</p>
+      ) : (
+        search.status === 'loading' && <Spinner label="Looking for events…" />
+      )}
       {search.status === 'ready' && (
         <FinderResults events={search.data} onOpen={(event) => setViewing({ event, sample: false })} />
       )}

@@ -18,7 +18,9 @@ export function LatestPollsWidget({ buble }: { buble: LocalBuble }) {
         <ol className="widget-list" aria-label="Latest polls">
           {latest.map((poll) => (
             <li key={poll.id} className="widget-item">
-              <span className="widget-item-title">{poll.question}</span>
+              <span className="widget-item-title clamp-2" title={poll.question}>
+                {poll.question}
+              </span>
               <ul className="widget-options">
                 {(poll.options ?? []).slice(0, LATEST_POLL_OPTIONS).map((option) => (
                   <li key={option.id}>

@@ -103,7 +103,9 @@ export function StoryViewer({ stories, start, onClose, mayDelete, onDelete }: St
       </div>
       <div className="story-top">
         <Avatar name={name} size={36} alt="" />
-        <span className="story-author">{name}</span>
+        <span className="story-author clamp-1" title={name}>
+          {name}
+        </span>
         <time className="story-time" dateTime={story.created_at}>
           {relativeTime(story.created_at, Date.now())}
         </time>

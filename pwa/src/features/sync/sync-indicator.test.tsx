@@ -1,6 +1,7 @@
 import type { PushResponse } from '@buble/sync/protocol'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
+import { chooseBubleAction } from '../../test/buble-menu.ts'
 import { bubleServer } from '../../test/buble-server.ts'
 import { deferred } from '../../test/deferred.ts'
 import { json } from '../../test/fake-fetch.ts'
@@ -52,7 +53,7 @@ test('a refused delete brings the buble back, says so at once, and the details k
     mutation.name === 'buble.delete' ? { code: 'FORBIDDEN', message: 'Only the owner can delete this Buble' } : null,
   )
   const app = renderApp({ route: '/bubles/book-club', user: alice, server, api: { [PROFILE]: json(200, alice) } })
-  await app.user.click(await screen.findByRole('button', { name: 'Delete Buble' }))
+  await chooseBubleAction(app.user, 'Delete Buble')
   await app.user.click(
     within(screen.getByRole('dialog', { name: 'Delete Buble' })).getByRole('button', { name: 'Delete Buble' }),
   )

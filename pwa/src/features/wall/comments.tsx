@@ -94,7 +94,9 @@ function CommentItem({ comment, mayEdit, mayDelete, now, actions, onDelete }: Co
       <Avatar name={name} url={comment.author?.avatar_url ?? null} size={32} alt="" />
       <div className="comment-body">
         <p className="comment-head">
-          <span className="comment-author">{name}</span>
+          <span className="comment-author clamp-1" title={name}>
+            {name}
+          </span>
           <RelativeTime iso={comment.created_at} now={now} className="muted" />
           {comment.isEdited && <span className="muted">(edited)</span>}
           {comment._pending && <span className="pending-mark">Sending…</span>}

@@ -49,7 +49,9 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
       <header className="post-head">
         <Avatar name={name} url={post.author?.avatar_url ?? null} size={40} alt="" />
         <div className="post-meta">
-          <span className="post-author">{name}</span>
+          <span className="post-author clamp-1" title={name}>
+            {name}
+          </span>
           <span className="post-when">
             <RelativeTime iso={post.created_at} now={now} />
             {post.is_edited && <span>(edited)</span>}

@@ -36,10 +36,14 @@ export function Ticker({ buble }: { buble: Pick<LocalBuble, 'id' | 'slug'> }) {
           (posts.length === 0 ? (
             <p className="ticker-empty">{WALL_TEXTS.tickerEmpty}</p>
           ) : (
-            <ol className="ticker-list">
+            // It scrolls sideways: focusable, so a keyboard can scroll it too.
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus (WCAG 2.1.1)
+            <ol className="ticker-list" tabIndex={0} aria-label="Latest posts, newest first">
               {posts.map((post) => (
                 <li key={post.id} className="ticker-item">
-                  <span className="ticker-author">{post.author?.name ?? post.author_name}</span>
+                  <span className="ticker-author clamp-1" title={post.author?.name ?? post.author_name}>
+                    {post.author?.name ?? post.author_name}
+                  </span>
                   <span className="ticker-text">{excerpt(post.content)}</span>
                   <RelativeTime iso={post.created_at} now={now} className="ticker-time" />
                 </li>
