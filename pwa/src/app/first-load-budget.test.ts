@@ -29,11 +29,13 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * The signed-in pages carry React, Dexie, zod (the sync engine checks every mutation with the shared
  * schemas) and the router: about 135 KiB before any page of ours. Their ceilings hold what this split
  * reached; issue 20's 120 KiB needs zod and the router gone from the client (see the decision record).
+ * Issue 21 added, measured: the home screen's activity and unread total, times on the viewer's own zone,
+ * the part boundary and the title bar's menu (dashboard 173.8 → 180.4 KiB, buble page 190.1 → 193.8 KiB).
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES,
-  '/dashboard': 175 * 1024,
-  '/bubles/:slug': 192 * 1024,
+  '/dashboard': 182 * 1024,
+  '/bubles/:slug': 196 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {
