@@ -1,6 +1,7 @@
 /** Route guards of spec part 1 §2: signed-in only, signed-out only, and the / redirect. */
 
 import { Navigate, Outlet } from 'react-router-dom'
+import { loginPath } from '../session/redirect.ts'
 import { signedInLanding } from '../session/return-to.ts'
 import { useSession } from '../session/session-context.tsx'
 import { FullPageSpinner } from '../ui/spinner.tsx'
@@ -14,7 +15,8 @@ function useAuthStatus() {
 export function RequireAuth() {
   const { initialized, signedIn } = useAuthStatus()
   if (!initialized) return <FullPageSpinner />
-  return signedIn ? <Outlet /> : <Navigate to="/login" replace />
+  // A session that has just ended goes where redirectToLogin sends it, its reason included.
+  return signedIn ? <Outlet /> : <Navigate to={loginPath()} replace />
 }
 
 export function SignedOutOnly() {

@@ -175,6 +175,25 @@ describe('on a 401 answer', () => {
     expect(other.redirectToLogin).toHaveBeenCalledExactlyOnceWith(undefined)
   })
 
+  test('the live stream refused for a new password still says why, though ending the session aborts it', async () => {
+    const revoked = { message: SESSION_REVOKED_MESSAGE, code: 'UNAUTHORIZED' }
+    // The stream's body can only be read while its session lasts: a failed refresh ends the session and aborts it.
+    const fetchFn = vi.fn(async (url: string) => {
+      if (url.endsWith('/auth/refresh-token')) return json(401, revoked)
+      const res = json(401, revoked)
+      const read = res.json.bind(res)
+      res.json = () => (session.getState().token ? read() : Promise.reject(new DOMException('', 'AbortError')))
+      return res
+    }) as unknown as typeof fetch
+    const session = createSession({ storage: localStorage, fetch: fetchFn, online: () => true })
+    session.signIn({ access_token: 'jwt', user: alice })
+    const redirectToLogin = vi.fn()
+    const api = createApiClient({ session, fetch: fetchFn, redirectToLogin, online: () => true })
+    await expect(api.open('/stream')).rejects.toMatchObject({ status: 401, message: SESSION_REVOKED_MESSAGE })
+    expect(session.getState().token).toBeNull()
+    expect(redirectToLogin).toHaveBeenCalledExactlyOnceWith('password-changed')
+  })
+
   test('a failed refresh logs out and redirects without retrying', async () => {
     const { server, session, api, redirectToLogin } = setup({ [PROFILE]: unauthorized(), [REFRESH]: unauthorized() })
     await expect(api.get('/users/profile')).rejects.toBeInstanceOf(ApiError)

@@ -142,9 +142,14 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
       // the old): the call is retried with the new one, and the session goes on.
       const current = session.getState().token
       if (current && current !== used) res = await send(path, options, current)
-      if (res.status === 401 && (await session.refresh())) res = await send(path, options, session.getState().token)
-      if (res.status === 401) {
-        const error = await toApiError(res)
+      // Read before the refresh: a failed refresh ends the session, which aborts a call tied to it (the live
+      // stream), and its body, which says why, could not be read any more.
+      let error = res.status === 401 ? await toApiError(res) : null
+      if (error && (await session.refresh())) {
+        res = await send(path, options, session.getState().token)
+        error = res.status === 401 ? await toApiError(res) : null
+      }
+      if (error) {
         session.logout()
         // A new password revoked the token (set here, elsewhere or by an admin): the sign-in page says so.
         redirectToLogin(error.message === SESSION_REVOKED_MESSAGE ? 'password-changed' : undefined)

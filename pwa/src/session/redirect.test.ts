@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest'
-import { redirectToLogin } from './redirect.ts'
+import { loginPath, redirectToLogin } from './redirect.ts'
 
 const assign = vi.fn()
 
@@ -29,4 +29,14 @@ test('on /login already: only to add a reason it lacks, never in a loop', () => 
   at('/login?reason=session-expired')
   redirectToLogin('session-expired')
   expect(assign).toHaveBeenCalledTimes(1)
+})
+
+test('the signed-in guard sends a session just ended to the same page, reason included, for a few seconds', () => {
+  at('/dashboard')
+  redirectToLogin('password-changed', 1_000)
+  expect(loginPath(1_000)).toBe('/login?reason=password-changed')
+  expect(loginPath(5_999)).toBe('/login?reason=password-changed')
+  expect(loginPath(6_000)).toBe('/login')
+  redirectToLogin(undefined, 7_000)
+  expect(loginPath(7_000)).toBe('/login')
 })
