@@ -137,6 +137,15 @@ export async function countOnServer(page: Page, bubleId: string, text: string): 
  * elements it found (WCAG 2.x A and AA rules, the ones the issue's "no serious violations" is about).
  */
 export async function expectAccessible(page: Page, label = page.url()) {
+  // A dialog still fading in would be judged on its half-transparent colours: let finite animations end first.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  )
   const { default: AxeBuilder } = await import('@axe-core/playwright')
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
   const serious = results.violations
