@@ -227,9 +227,6 @@ test('an offline reload with an expiring or expired token stays signed in; onlin
 
 test('a password changed on another device signs this one out, and the sign-in page says why', async ({ browser }) => {
   const ada = await person(browser, 'Ada Twice')
-  ada.page.on('framenavigated', (f) => console.log('NAV', f.url()))
-  ada.page.on('console', (m) => console.log('CONSOLE', m.type(), m.text()))
-  ada.page.on('response', (r) => console.log('RESP', r.status(), r.url()))
   await test.step('on another device, the password is changed', async () => {
     const other = await browser.newContext()
     const res = await other.request.post('/api/auth/login', { data: { email: ada.email, password: PASSWORD } })
