@@ -49,6 +49,8 @@ export const ROW_TABLE_VERSIONS: Partial<Record<RowTable, string>>[] = [
   { posts: 'id, buble_id, created_at, [buble_id+created_at]' },
   // A buble's chat, newest page first, the same way.
   { chat_messages: 'id, buble_id, created_at, [buble_id+created_at]' },
+  // A buble's newest comment for its home card (issue 21 §1), without reading all of its comments.
+  { comments: 'id, buble_id, post_id, [buble_id+created_at]' },
 ]
 
 const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`

@@ -53,20 +53,21 @@ function newest(rows: Row[], key = 'created_at'): Row | undefined {
 }
 
 /** A buble's newest row of a table with a [buble_id+created_at] index. */
-const newestIndexed = (db: DeviceDb, table: 'posts' | 'chat_messages', bubleId: string) =>
+const newestIndexed = (db: DeviceDb, table: 'posts' | 'chat_messages' | 'comments', bubleId: string) =>
   db[table].where('[buble_id+created_at]').between([bubleId, Dexie.minKey], [bubleId, Dexie.maxKey]).last() as Promise<
     Row | undefined
   >
 
-const byBuble = (db: DeviceDb, table: 'comments' | 'events' | 'polls' | 'stories' | 'members', bubleId: string) =>
+const byBuble = (db: DeviceDb, table: 'events' | 'polls' | 'stories' | 'members', bubleId: string) =>
   db[table].where('buble_id').equals(bubleId).toArray() as Promise<Row[]>
 
 /** Every candidate for a buble's latest activity: the newest row of each kind the device holds. */
 async function candidatesOf(db: DeviceDb, buble: LocalBuble): Promise<Candidate[]> {
-  const [message, post, comments, events, polls, stories, members] = await Promise.all([
+  // Events, polls, stories and members are few per buble; posts, comments and chat are read by index.
+  const [message, post, comment, events, polls, stories, members] = await Promise.all([
     newestIndexed(db, 'chat_messages', buble.id),
     newestIndexed(db, 'posts', buble.id),
-    byBuble(db, 'comments', buble.id),
+    newestIndexed(db, 'comments', buble.id),
     byBuble(db, 'events', buble.id),
     byBuble(db, 'polls', buble.id),
     byBuble(db, 'stories', buble.id),
@@ -83,7 +84,6 @@ async function candidatesOf(db: DeviceDb, buble: LocalBuble): Promise<Candidate[
     add(image ? 'image' : 'chat', message, 'sender', str(message.content))
   }
   if (post) add('post', post, 'author', str(post.content))
-  const comment = newest(comments)
   if (comment) add('comment', comment, 'author', str(comment.content))
   const event = newest(events)
   if (event) add('event', event, 'creator', str(event.title))

@@ -16,7 +16,7 @@ import {
   unreadChange,
 } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
-import { makePost, postChange } from '../../test/wall-fixtures.ts'
+import { commentChange, makeComment, makePost, postChange } from '../../test/wall-fixtures.ts'
 
 const PROFILE = 'GET /api/users/profile'
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()
@@ -96,6 +96,21 @@ test('each card shows its unread total and latest activity; cards go newest acti
   expect(activityOf('Quiet Corner')).toHaveTextContent('Bob Builder in chat: anyone there? · now')
   expect(within(cardOf('Quiet Corner')).getByText('1 unread')).toBeInTheDocument()
   await waitFor(() => expect(document.title).toBe('(4) Your Bubles · Buble'))
+})
+
+test('the newest comment of a buble, found by its index among older ones, is its latest activity', async () => {
+  const garden = makeBuble({ name: 'Garden', created_at: minutesAgo(5000) })
+  const post = makePost(garden.id, 'Alice Example', 'Tomatoes are in', 120)
+  const server = bubleServer([
+    bubleChange(garden),
+    postChange(post),
+    // Stored out of order: the newest (5 minutes ago) sits between two older ones.
+    commentChange({ ...makeComment(post, bob.name, 'an old one', 90), id: '0190f5b4-4900-7000-8000-00000000c001' }),
+    commentChange({ ...makeComment(post, bob.name, 'lovely', 5), id: '0190f5b4-4900-7000-8000-00000000c000' }),
+    commentChange({ ...makeComment(post, bob.name, 'older still', 100), id: '0190f5b4-4900-7000-8000-00000000c002' }),
+  ])
+  renderApp({ route: '/dashboard', user: alice, api: { [PROFILE]: json(200, alice) }, server })
+  await waitFor(() => expect(activityOf('Garden')).toHaveTextContent(/^Bob Builder commented: lovely · 5m ago$/))
 })
 
 test('a long buble name keeps its full text in the title attribute; a photo without caption reads as a photo', async () => {
