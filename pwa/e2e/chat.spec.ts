@@ -299,6 +299,24 @@ test('a push badges the app, makes the page pull and notifies unless a focused w
     cdp?.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(payload) })
   const pulls: unknown[] = []
 
+  await test.step('Ann is also in a second buble, where Ben posts: the worker counts it in the badge too', async () => {
+    const side = `Push side ${Date.now()}`
+    await ben.page.goto('/dashboard')
+    await ben.page.getByRole('button', { name: 'Create New Buble' }).click()
+    await ben.page.getByLabel('Buble Name').fill(side)
+    await ben.page.getByRole('button', { name: 'Create Buble' }).click()
+    await expect(ben.page).toHaveURL(/\/bubles\/push-side-\d+$/)
+    await join(ann.page, await inviteCode(ben.page), side)
+    const sideId = (await apiGet<{ id: string; name: string }[]>(ben.page, '/bubles')).find((b) => b.name === side)?.id
+    const token = await ben.page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
+    const posted = await ben.page.request.post(`/api/wall/${sideId}/posts`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { content: 'Over here too' },
+    })
+    expect(posted.status()).toBe(201)
+    await ben.page.goto(`/bubles/${slug}`)
+  })
+
   await test.step('Ann allows notifications; her live stream is cut, so only a push makes her page pull', async () => {
     await ann.context.grantPermissions(['notifications'], { origin })
     await ann.context.route('**/api/stream', (route) =>
@@ -332,7 +350,7 @@ test('a push badges the app, makes the page pull and notifies unless a focused w
     await expect
       .poll(() => notifications(ann.page))
       .toEqual([{ title: 'Ben Reader', body: 'Anyone up for a swim?', url: `/bubles/${slug}?chat=open` }])
-    await expect.poll(async () => worker && (await recorded(worker))).toEqual({ badges: [1], shown: ['Ben Reader'] })
+    await expect.poll(async () => worker && (await recorded(worker))).toEqual({ badges: [2], shown: ['Ben Reader'] })
     await expect.poll(() => pulls).toEqual([{ type: 'buble:pull', buble_id: bubleId }])
     // The pull brought Ben's message: the buble, opened in the app (no reload), counts it.
     await ann.page.getByRole('link', { name: club, exact: true }).click()
@@ -354,7 +372,7 @@ test('a push badges the app, makes the page pull and notifies unless a focused w
     await deliver(push('The water is warm', 2))
     await expect(chatButton(ann.page, 2)).toBeVisible()
     // The handler has finished once the badge is set: it asked for no notification.
-    await expect.poll(async () => worker && (await recorded(worker))).toEqual({ badges: [1, 2], shown: ['Ben Reader'] })
+    await expect.poll(async () => worker && (await recorded(worker))).toEqual({ badges: [2, 3], shown: ['Ben Reader'] })
     expect(await notifications(ann.page)).toEqual([])
   })
 

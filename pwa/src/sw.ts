@@ -12,6 +12,7 @@ import {
 } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { flushOutbox, userOfSyncTag } from './data/background-sync.ts'
+import { unreadElsewhere } from './data/unread-elsewhere.ts'
 import { handleNotificationClick, handlePush, type WorkerScope } from './push/push-message.ts'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> }
@@ -43,6 +44,7 @@ const scope: WorkerScope = {
   windows: () => self.clients.matchAll({ type: 'window', includeUncontrolled: true }),
   showNotification: (title, options) => self.registration.showNotification(title, options),
   setAppBadge: 'setAppBadge' in self.navigator ? (count) => self.navigator.setAppBadge(count) : undefined,
+  unreadElsewhere: (bubleId) => unreadElsewhere(bubleId),
   openWindow: (url) => self.clients.openWindow(url),
 }
 self.addEventListener('push', (event) => {

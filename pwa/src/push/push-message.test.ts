@@ -61,6 +61,16 @@ describe('a push', () => {
     })
   })
 
+  test("adds the device's unread counters of the other bubles to the push's own, and without them still badges", async () => {
+    const sw = { ...scope([]), unreadElsewhere: vi.fn(async () => 6) }
+    await handlePush(push, sw)
+    expect(sw.unreadElsewhere).toHaveBeenCalledWith('b1')
+    expect(sw.setAppBadge).toHaveBeenCalledWith(16)
+    const unreadable = { ...scope([]), unreadElsewhere: vi.fn(async () => Promise.reject(new Error('VersionError'))) }
+    await handlePush(push, unreadable)
+    expect(unreadable.setAppBadge).toHaveBeenCalledWith(10)
+  })
+
   test('shows no notification when a focused window is on that buble (any tab)', async () => {
     const sw = scope([windowAt('/bubles/book-club/events', true)])
     await handlePush(push, sw)

@@ -36,6 +36,8 @@ export interface WorkerScope {
   windows(): Promise<readonly WindowLike[]>
   showNotification(title: string, options: NotificationOptions & { data: { url: string } }): Promise<void>
   setAppBadge?(count: number): Promise<void>
+  /** What the device holds unread in every other buble (data/unread-elsewhere.ts). */
+  unreadElsewhere?(bubleId: string): Promise<number>
   openWindow(url: string): Promise<unknown>
 }
 
@@ -77,7 +79,12 @@ export async function handlePush(data: unknown, scope: WorkerScope): Promise<voi
   const windows = await scope.windows()
   for (const win of windows) win.postMessage({ type: PULL_MESSAGE, buble_id: push.buble_id })
   const onScreen = await Promise.all(windows.filter((win) => win.focused).map(whereIs))
-  await scope.setAppBadge?.(unreadTotal(push)).catch(() => {})
+  if (scope.setAppBadge) {
+    // The push's own counters, fresh from the server, plus the device's for the other bubles; an unreadable
+    // device database leaves them out rather than the badge.
+    const elsewhere = (await scope.unreadElsewhere?.(push.buble_id).catch(() => 0)) ?? 0
+    await scope.setAppBadge(unreadTotal(push) + elsewhere).catch(() => {})
+  }
   const target = bublePath(push.url, scope.origin)
   if (onScreen.some((url) => bublePath(url, scope.origin) === target)) return
   await scope.showNotification(push.title, {

@@ -1,7 +1,6 @@
 import type { PullResponse } from '@buble/sync/protocol'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
-import { bubleActions } from '../../test/buble-menu.ts'
 import { bubleServer } from '../../test/buble-server.ts'
 import { deferred } from '../../test/deferred.ts'
 import { json } from '../../test/fake-fetch.ts'
