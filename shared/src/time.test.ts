@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest'
 import {
-  formatEventTime,
   formatZonedEventTime,
   isoToStockholmLocal,
   isoToZonedLocal,
@@ -77,11 +76,6 @@ describe('Stockholm wall-clock times', () => {
     expect(isoToStockholmLocal('2026-12-24T17:00:00.000Z')).toBe('2026-12-24T18:00')
     expect(isoToStockholmLocal('2026-07-01T10:30:00Z')).toBe('2026-07-01T12:30')
     expect(isoToStockholmLocal('nope')).toBe('')
-  })
-
-  test('event times are shown in Stockholm', () => {
-    expect(formatEventTime('2026-12-24T17:00:00.000Z')).toBe('Thu 24 Dec 2026, 18:00')
-    expect(formatEventTime('2026-07-01T22:30:00.000Z')).toBe('Thu 2 Jul 2026, 00:30')
   })
 })
 

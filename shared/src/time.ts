@@ -112,26 +112,6 @@ export const stockholmLocalToIso = (local: string): string | null => zonedLocalT
 /** An ISO instant as a `datetime-local` value in Stockholm ('2026-12-24T18:00'); '' for a bad date. */
 export const isoToStockholmLocal = (iso: string): string => isoToZonedLocal(iso, DISPLAY_TIME_ZONE)
 
-const EVENT_TIME = new Intl.DateTimeFormat('en-GB', {
-  timeZone: DISPLAY_TIME_ZONE,
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
-
-/** When an event happens, as cards show it in Stockholm: 'Thu 24 Dec 2026, 18:00'. */
-export function formatEventTime(iso: string): string {
-  const ms = Date.parse(iso)
-  if (Number.isNaN(ms)) return ''
-  const part: Record<string, string> = {}
-  for (const { type, value } of EVENT_TIME.formatToParts(ms)) part[type] = value
-  return `${part.weekday} ${part.day} ${part.month} ${part.year}, ${part.hour}:${part.minute}`
-}
-
 /** A zone's short name at an instant: 'CET', 'CEST', 'GMT', 'EST'; an offset ('GMT+9') where it has none. */
 export function zoneAbbreviation(ms: number, timeZone: string): string {
   const nameIn = (locale: string) =>

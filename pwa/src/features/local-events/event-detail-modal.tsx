@@ -1,15 +1,18 @@
 import type { ExternalEvent } from '@buble/shared/providers'
-import { formatEventTime } from '@buble/shared/time'
+import { formatEventMoment } from '../../ui/format.ts'
 import { Modal } from '../../ui/modal.tsx'
 
-/** A date alone ('2027-03-14', no time known) reads as the day; an instant as the time in Stockholm. */
+/**
+ * A date alone ('2027-03-14', no time known) reads as the day; an instant as the time on the viewer's own
+ * clock, its zone named, as Buble's events read (decision 80).
+ */
 export function formatExternalDate(date: string): string {
   if (/^\d{4}-\d{2}-\d{2}$/.test(date)) {
     return new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(
       new Date(`${date}T00:00:00Z`),
     )
   }
-  return formatEventTime(date)
+  return formatEventMoment(date)
 }
 
 /** Everything the finder knows of one event, a link to its ticket page, and (if allowed) Create event. */
