@@ -10,6 +10,7 @@ import { EditTextForm } from '../../ui/edit-text-form.tsx'
 import { formatClock, formatMoment } from '../../ui/format.ts'
 import { LinkedText } from '../../ui/linked-text.tsx'
 import { REACTIONS } from '../../ui/reaction-picker.tsx'
+import { COPY_FAILED, useCopy } from '../../ui/use-copy.ts'
 import { useSecureImage } from '../../ui/use-secure-image.ts'
 import { CHAT_TEXTS } from './chat-texts.ts'
 
@@ -45,6 +46,7 @@ const report = (what: string) => (err: unknown) => console.error(what, err)
 export function ChatMessageItem(props: ChatMessageItemProps) {
   const { message, actor, userId, names, firstOfRun, lastOfRun, current, first, actions, onReply } = props
   const [editing, setEditing] = useState(false)
+  const { copied, failed: copyFailed, copy } = useCopy()
   const [deleting, setDeleting] = useState(false)
   const [pressed, setPressed] = useState(false)
   /** Keyboard focus is on the message or inside it: its actions show. */
@@ -198,6 +200,12 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
               >
                 Reply <span className="visually-hidden">to {name}</span>
               </button>
+              {message.content !== '' && (
+                // A long press shows these actions instead of the browser's menu, so the text is copied from here.
+                <button type="button" className="link-button" onClick={() => void copy(message.content)}>
+                  {copied ? CHAT_TEXTS.copied : CHAT_TEXTS.copy} <span className="visually-hidden">message</span>
+                </button>
+              )}
               {mayOnContent(actor, 'content.edit', target) && (message.type === 'text' || message.content !== '') && (
                 <button
                   type="button"
@@ -221,6 +229,11 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
                 </button>
               )}
             </div>
+            {copyFailed && (
+              <p className="chat-copy-failed" role="alert">
+                {COPY_FAILED}
+              </p>
+            )}
           </div>
         )}
       </div>

@@ -20,6 +20,7 @@ import {
 import { renderApp } from '../../test/render-app.tsx'
 import type { TestServer } from '../../test/test-device.ts'
 import { formatClock } from '../../ui/format.ts'
+import { COPY_FAILED } from '../../ui/use-copy.ts'
 import { LONG_PRESS_MS } from './chat-message.tsx'
 
 const PROFILE = 'GET /api/users/profile'
@@ -188,6 +189,20 @@ test('edit and delete show on the sender’s own messages only; an edit is marke
   await app.user.click(within(confirm).getByRole('button', { name: 'Delete message' }))
   await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Message from Alice Example' })).toBeNull())
   expect(await queued(app, 'chat.delete')).toHaveLength(1)
+})
+
+test('Copy puts a message’s text on the clipboard and says so; a refused copy says how to copy by hand', async () => {
+  const app = openBuble([messageChange(makeMessage('Bob Builder', 'Meet at gate 4', 5))], { server: silent })
+  await openChat(app)
+  const bobs = await screen.findByRole('listitem', { name: 'Message from Bob Builder' })
+  await app.user.click(within(bobs).getByRole('button', { name: 'Copy message' }))
+  await expect(navigator.clipboard.readText()).resolves.toBe('Meet at gate 4')
+  expect(within(bobs).getByRole('button', { name: 'Copied! message' })).toBeInTheDocument()
+
+  vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValueOnce(new DOMException('Denied', 'NotAllowedError'))
+  await app.user.click(within(bobs).getByRole('button', { name: 'Copied! message' }))
+  expect(await within(bobs).findByRole('alert')).toHaveTextContent(COPY_FAILED)
+  expect(within(bobs).getByRole('button', { name: 'Copy message' })).toBeInTheDocument()
 })
 
 test('a holder of delete_others_content may delete others’ messages, not edit them', async () => {

@@ -14,4 +14,7 @@ export const CHAT_TEXTS = {
   messagePlaceholder: 'Write a message…',
   imagePreviewHint: 'Add a caption below, or send it as it is.',
   imageSending: 'Sending image…',
+  /** The message's text to the clipboard (a long press shows the actions instead of the browser's menu). */
+  copy: 'Copy',
+  copied: 'Copied!',
 } as const
