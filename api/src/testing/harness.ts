@@ -30,6 +30,8 @@ export interface Harness {
   services: ReturnType<typeof testServices>
   database: Database
   smtp: SmtpCapture
+  /** The harness's own S3 server, when this test file asked for S3 storage (useS3InHarness). */
+  s3: TestS3 | undefined
   clock: { now: Date; advance(ms: number): void }
   /** A JSON request through the app (no port), with an optional bearer token. */
   call(
@@ -142,6 +144,7 @@ export async function createHarness(
     services,
     database,
     smtp,
+    s3,
     clock,
     call,
     async register({ name = 'Test User', email = uniqueEmail(), password = PASSWORD } = {}) {

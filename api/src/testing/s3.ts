@@ -14,18 +14,16 @@ export interface TestS3 {
   env: Record<string, string>
   /** Stops the server (the bucket is then "down"); the files stay on disk until close. */
   stop(): Promise<void>
+  /** Starts it again on the same port and files (the bucket is back). */
+  start(): Promise<void>
   close(): Promise<void>
 }
 
 export async function startTestS3(): Promise<TestS3> {
   const directory = await mkdtemp(path.join(tmpdir(), 'buble-s3-'))
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: TEST_BUCKET }],
-  })
+  const serverOn = (port: number) =>
+    new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: TEST_BUCKET }] })
+  let server = serverOn(0)
   const { port } = await server.run()
   let running = true
   const settings: S3Settings = {
@@ -53,6 +51,12 @@ export async function startTestS3(): Promise<TestS3> {
       S3_FORCE_PATH_STYLE: 'true',
     },
     stop,
+    async start() {
+      if (running) return
+      server = serverOn(port)
+      await server.run()
+      running = true
+    },
     async close() {
       await stop()
       await rm(directory, { recursive: true, force: true })
