@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
+import { GetObjectCommand } from '@aws-sdk/client-s3'
 import { v4 as uuidv4 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startTestS3, type TestS3 } from '../testing/s3.ts'
 import { createLogger } from './log.ts'
 import { STORAGE_UNAVAILABLE_MESSAGE, StorageUnavailableError } from './storage.ts'
-import { createS3Storage, MULTIPART_FROM, type S3FileStorage } from './storage-s3.ts'
+import { createS3Client, createS3Storage, MULTIPART_FROM, type S3FileStorage } from './storage-s3.ts'
 
 const log = createLogger('silent')
 const keyOf = (ext = 'bin') => `image_${uuidv4()}.${ext}`
@@ -30,12 +31,22 @@ describe('S3 file storage on s3rver', () => {
   })
 
   test('a range read asks the bucket for those bytes only, both ends included', async () => {
+    const client = createS3Client(s3.settings)
+    const asked: (string | undefined)[] = []
+    const send = client.send.bind(client)
+    client.send = ((command: { input: { Range?: string } }) => {
+      if (command instanceof GetObjectCommand) asked.push(command.input.Range)
+      return send(command as never)
+    }) as typeof client.send
+    const ranged = createS3Storage(s3.settings, log, client)
     const key = keyOf()
-    await storage.put(key, bytesOf('0123456789abcdef'))
-    const file = await storage.locate(key)
+    await ranged.put(key, bytesOf('0123456789abcdef'))
+    const file = await ranged.locate(key)
     expect(await text(file!.read({ start: 3, end: 6 }))).toBe('3456')
     expect(await text(file!.read({ start: 15, end: 15 }))).toBe('f')
     expect(await text(file!.read({ start: 10, end: 15 }))).toBe('abcdef')
+    expect(await text(file!.read())).toBe('0123456789abcdef')
+    expect(asked).toEqual(['bytes=3-6', 'bytes=15-15', 'bytes=10-15', undefined])
   })
 
   test('a large body goes up in parts and comes back whole', async () => {
