@@ -62,6 +62,19 @@ describe('starting the server', () => {
     expect(lines[0]).not.toContain(value)
   })
 
+  test('S3 half configured stops start-up with one line naming the missing variables, never a value', async () => {
+    const { output, exited } = start({
+      S3_ENDPOINT: 'http://127.0.0.1:3900',
+      S3_BUCKET: 'buble-files',
+      S3_SECRET_ACCESS_KEY: 'very-secret-key',
+      DATA_DIR: path.join(tmpdir(), 'buble-never-created'),
+    })
+    expect(await exited).toBe(1)
+    expect(output().trim()).toBe(
+      'Buble cannot start: S3 storage is half configured: set S3_REGION, S3_ACCESS_KEY_ID too, or none of the S3_* variables',
+    )
+  })
+
   describe('on the embedded database', () => {
     let dataDir: string
     beforeAll(async () => {

@@ -78,6 +78,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
     log.info('Buble is listening', {
       url: `http://${config.host}:${info.port}`,
       db: database.kind,
+      files: config.s3 ? `bucket ${config.s3.bucket} at ${config.s3.endpoint}` : 'DATA_DIR/uploads',
       publicUrl: config.publicUrl,
     })
   })
