@@ -90,6 +90,12 @@ describe('S3 file storage on s3rver', () => {
     }
   })
 
+  test('a bucket that does not exist is a storage that cannot serve, not a missing file', async () => {
+    const nowhere = createS3Storage({ ...s3.settings, bucket: 'no-such-bucket' }, log)
+    await expect(nowhere.put(keyOf(), bytesOf('x'))).rejects.toBeInstanceOf(StorageUnavailableError)
+    await expect(nowhere.get(keyOf())).rejects.toBeInstanceOf(StorageUnavailableError)
+  })
+
   test('a bucket that is down: every call fails with the 503 storage error, never a null', async () => {
     const down = await startTestS3()
     const storageDown = createS3Storage(down.settings, log)

@@ -29,7 +29,7 @@ export const MULTIPART_FROM = 8 * 1024 * 1024
 const PART_SIZE = 5 * 1024 * 1024
 
 export type S3FileStorage = FileStorage & {
-  /** Streams `body` (`size` bytes) to `key`: multipart from MULTIPART_FROM up; a failed upload is aborted. */
+  /** Streams `body` (any length) to `key`, in parts when it is long; a failed upload is aborted. */
   putStream(key: string, body: Readable): Promise<void>
 }
 
@@ -48,8 +48,10 @@ export function createS3Client(settings: S3Settings): S3Client {
   })
 }
 
+/** The object is not there (a missing bucket is not a missing file: that is a storage that cannot serve). */
 const isMissing = (err: unknown) =>
   err instanceof S3ServiceException &&
+  err.name !== 'NoSuchBucket' &&
   (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404)
 
 export function createS3Storage(settings: S3Settings, log: Logger, client = createS3Client(settings)): S3FileStorage {
