@@ -160,6 +160,38 @@ describe('loadConfig', () => {
     expect(err.message).not.toContain('\n')
   })
 
+  const S3_ENV = {
+    S3_ENDPOINT: 'http://garage:3900',
+    S3_BUCKET: 'buble-files',
+    S3_REGION: 'garage',
+    S3_ACCESS_KEY_ID: 'GK0123',
+    S3_SECRET_ACCESS_KEY: 'very-secret-key',
+  }
+
+  test('without S3_* files stay on disk; with all five they go to the bucket', () => {
+    expect(loadConfig({}).s3).toBeUndefined()
+    expect(loadConfig({ ...S3_ENV, S3_FORCE_PATH_STYLE: 'true' }).s3).toEqual({
+      endpoint: 'http://garage:3900',
+      bucket: 'buble-files',
+      region: 'garage',
+      accessKeyId: 'GK0123',
+      secretAccessKey: 'very-secret-key',
+      forcePathStyle: true,
+    })
+    expect(loadConfig(S3_ENV).s3?.forcePathStyle).toBe(false)
+  })
+
+  test('S3 half configured stops start-up, naming every missing variable and no value', () => {
+    const { S3_REGION: _region, S3_SECRET_ACCESS_KEY: _secret, ...partial } = S3_ENV
+    const err = configErrorOf(partial)
+    expect(err.message).toBe(
+      'S3 storage is half configured: set S3_REGION, S3_SECRET_ACCESS_KEY too, or none of the S3_* variables',
+    )
+    expect(err.message).not.toContain('GK0123')
+    expect(configErrorOf({ S3_FORCE_PATH_STYLE: 'true' }).message).toContain('S3_ENDPOINT, S3_BUCKET')
+    expect(configErrorOf({ ...S3_ENV, S3_ENDPOINT: 'garage:3900' }).message).toMatch(/^Invalid S3_ENDPOINT: /)
+  })
+
   test('a short JWT_SECRET is never echoed, not even in part', () => {
     const secret = 'hunter2-s3cr3t'
     const err = configErrorOf({ JWT_SECRET: secret })

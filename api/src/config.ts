@@ -71,7 +71,50 @@ const Env = z.object({
     .pipe(z.array(url(['http:', 'https:']).transform((value) => new URL(value).origin)))
     .default([]),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // S3-compatible object storage for uploaded files: all five set, or none (files stay under DATA_DIR).
+  S3_ENDPOINT: url(['http:', 'https:']).optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).optional(),
 })
+
+/** The variables that together turn S3 storage on. */
+export const S3_VARIABLES = [
+  'S3_ENDPOINT',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+] as const
+
+/** Where uploaded files go when they go to a bucket. */
+export interface S3Settings {
+  endpoint: string
+  bucket: string
+  region: string
+  accessKeyId: string
+  secretAccessKey: string
+  /** Bucket in the path (`endpoint/bucket/key`), as most self-hosted servers want, not in the host name. */
+  forcePathStyle: boolean
+}
+
+function s3SettingsOf(e: z.infer<typeof Env>): S3Settings | undefined {
+  const missing = S3_VARIABLES.filter((name) => e[name] === undefined)
+  const anySet = missing.length < S3_VARIABLES.length || e.S3_FORCE_PATH_STYLE !== undefined
+  if (!anySet) return undefined
+  if (missing.length > 0)
+    throw new ConfigError(`S3 storage is half configured: set ${missing.join(', ')} too, or none of the S3_* variables`)
+  return {
+    endpoint: e.S3_ENDPOINT!,
+    bucket: e.S3_BUCKET!,
+    region: e.S3_REGION!,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' || e.S3_FORCE_PATH_STYLE === '1',
+  }
+}
 
 const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
@@ -102,6 +145,8 @@ export interface Config {
   trustProxy: boolean
   corsOrigins: readonly string[]
   logLevel: LogLevel
+  /** Set: uploaded files go to this bucket; unset: to DATA_DIR/uploads. */
+  s3: S3Settings | undefined
   version: string
 }
 
@@ -142,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY === '1',
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     logLevel: e.LOG_LEVEL,
+    s3: s3SettingsOf(e),
     version: PACKAGE_VERSION,
   })
 }

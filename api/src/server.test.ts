@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createLogger } from './lib/log.ts'
+import { createS3Storage } from './lib/storage-s3.ts'
 import { PASSWORD } from './testing/harness.ts'
+import { startTestS3 } from './testing/s3.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -62,6 +65,19 @@ describe('starting the server', () => {
     expect(lines[0]).not.toContain(value)
   })
 
+  test('S3 half configured stops start-up with one line naming the missing variables, never a value', async () => {
+    const { output, exited } = start({
+      S3_ENDPOINT: 'http://127.0.0.1:3900',
+      S3_BUCKET: 'buble-files',
+      S3_SECRET_ACCESS_KEY: 'very-secret-key',
+      DATA_DIR: path.join(tmpdir(), 'buble-never-created'),
+    })
+    expect(await exited).toBe(1)
+    expect(output().trim()).toBe(
+      'Buble cannot start: S3 storage is half configured: set S3_REGION, S3_ACCESS_KEY_ID too, or none of the S3_* variables',
+    )
+  })
+
   describe('on the embedded database', () => {
     let dataDir: string
     beforeAll(async () => {
@@ -113,4 +129,44 @@ describe('starting the server', () => {
       }
     }, 90_000)
   })
+
+  test('with S3_* set, uploaded files go to the bucket and none to DATA_DIR', async () => {
+    const s3 = await startTestS3()
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'buble-start-s3-'))
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    const server = start({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...s3.env })
+    try {
+      await waitForHealth(base)
+      expect(server.output()).toContain(`"files":"bucket ${s3.settings.bucket} at ${s3.settings.endpoint}"`)
+      const registered = await fetch(`${base}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bucket Tester', email: 'bucket@example.com', password: PASSWORD }),
+      })
+      const { access_token } = (await registered.json()) as { access_token: string }
+      const auth = { authorization: `Bearer ${access_token}` }
+      // A 1×1 GIF.
+      const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
+      const form = new FormData()
+      form.append('file', new Blob([gif], { type: 'image/gif' }), 'dot.gif')
+      const uploaded = await fetch(`${base}/api/uploads/avatar`, { method: 'POST', headers: auth, body: form })
+      expect(uploaded.status).toBe(200)
+      const { url } = (await uploaded.json()) as { url: string }
+      const key = url.split('/').pop()!
+      const served = await fetch(`${base}${url}`, { headers: auth })
+      expect(served.status).toBe(200)
+      expect(served.headers.get('content-type')).toBe('image/webp')
+      const bytes = Buffer.from(await served.arrayBuffer())
+      expect(Number(served.headers.get('content-length'))).toBe(bytes.length)
+      const inBucket = await createS3Storage(s3.settings, createLogger('silent')).get(key)
+      expect(inBucket?.equals(bytes)).toBe(true)
+      expect(await readdir(dataDir)).not.toContain('uploads')
+    } finally {
+      server.child.kill('SIGTERM')
+      await server.exited
+      await s3.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 90_000)
 })

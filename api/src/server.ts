@@ -19,7 +19,7 @@ import { createMailer } from './lib/mail.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { loadSecrets } from './lib/secrets.ts'
 import { servePwa } from './lib/static.ts'
-import { createFileStorage } from './lib/storage.ts'
+import { createConfiguredStorage } from './lib/storage-s3.ts'
 import { createAccessTokens } from './lib/tokens.ts'
 
 const PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url))
@@ -61,7 +61,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     tokens: createAccessTokens(secrets.jwtSecret),
     rateLimits: createRateLimits(database.db, config.rateLimits),
-    storage: createFileStorage(path.join(config.dataDir, 'uploads')),
+    storage: createConfiguredStorage(config, log),
     bus,
     vapid: { publicKey: secrets.vapidPublicKey, privateKey: secrets.vapidPrivateKey, subject: config.vapid.subject },
     now: () => new Date(),
@@ -78,6 +78,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
     log.info('Buble is listening', {
       url: `http://${config.host}:${info.port}`,
       db: database.kind,
+      files: config.s3 ? `bucket ${config.s3.bucket} at ${config.s3.endpoint}` : 'DATA_DIR/uploads',
       publicUrl: config.publicUrl,
     })
   })

@@ -12,9 +12,10 @@ import { createLogger } from '../lib/log.ts'
 import { createMailer } from '../lib/mail.ts'
 import { createRateLimits } from '../lib/rate-limit.ts'
 import { loadSecrets } from '../lib/secrets.ts'
-import { createFileStorage } from '../lib/storage.ts'
+import { createConfiguredStorage } from '../lib/storage-s3.ts'
 import { createAccessTokens } from '../lib/tokens.ts'
 import { type Backend, openTestDatabase } from './databases.ts'
+import { startTestS3, type TestS3 } from './s3.ts'
 import { type SmtpCapture, startSmtpCapture } from './smtp.ts'
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-bytes-long!'
@@ -29,6 +30,8 @@ export interface Harness {
   services: ReturnType<typeof testServices>
   database: Database
   smtp: SmtpCapture
+  /** The harness's own S3 server, when this test file asked for S3 storage (useS3InHarness). */
+  s3: TestS3 | undefined
   clock: { now: Date; advance(ms: number): void }
   /** A JSON request through the app (no port), with an optional bearer token. */
   call(
@@ -64,6 +67,13 @@ function testServices({ list, contentAdded, jobs }: Features) {
   }
 }
 
+/** Where harnesses built in this test file keep uploaded files; a test file may switch to a bucket (s3rver). */
+let harnessStorage: 'disk' | 's3' = 'disk'
+/** Every harness made after this call stores files in a bucket of its own s3rver, through the S3 storage. */
+export function useS3InHarness(): void {
+  harnessStorage = 's3'
+}
+
 let counter = 0
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`
 
@@ -80,12 +90,14 @@ export async function createHarness(
 ): Promise<Harness> {
   const smtp = await startSmtpCapture()
   const dataDir = await mkdtemp(path.join(tmpdir(), 'buble-test-'))
+  const s3: TestS3 | undefined = harnessStorage === 's3' ? await startTestS3() : undefined
   const config: Config = loadConfig({
     DATA_DIR: dataDir,
     PUBLIC_URL,
     SMTP_URL: smtp.url,
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
+    ...s3?.env,
     ...env,
   })
   const database = await openTestDatabase(backend)
@@ -105,7 +117,7 @@ export async function createHarness(
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir, log }),
     tokens: createAccessTokens(TEST_JWT_SECRET),
     rateLimits: createRateLimits(database.db, config.rateLimits),
-    storage: createFileStorage(path.join(dataDir, 'uploads')),
+    storage: createConfiguredStorage(config, log),
     bus,
     vapid: vapidOf(config),
     now: () => clock.now,
@@ -132,6 +144,7 @@ export async function createHarness(
     services,
     database,
     smtp,
+    s3,
     clock,
     call,
     async register({ name = 'Test User', email = uniqueEmail(), password = PASSWORD } = {}) {
@@ -147,6 +160,7 @@ export async function createHarness(
       await bus.close()
       await database.close()
       await smtp.close()
+      await s3?.close()
       await rm(dataDir, { recursive: true, force: true })
     },
   }

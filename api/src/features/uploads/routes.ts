@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { UploadResponse } from '@buble/shared/auth'
 import { LIMITS } from '@buble/shared/constants'
 import { StoryUploadResponse } from '@buble/shared/wall'
@@ -96,7 +97,7 @@ export function uploadsRoutes(uploads: UploadsService) {
       async (c) => c.json(await uploads.uploadStory(c.var.user, await readBubleUpload(c)), 201),
     )
     .get('/secure/:key', describe({ tag, summary: 'A stored file, for those allowed to see it' }), async (c) => {
-      const { bytes, contentType } = await uploads.readFile(c.var.user, c.req.param('key'))
+      const { file, contentType } = await uploads.readFile(c.var.user, c.req.param('key'))
       const media = contentType.startsWith('image/') || contentType.startsWith('video/')
       const headers = {
         'Content-Type': contentType,
@@ -104,16 +105,19 @@ export function uploadsRoutes(uploads: UploadsService) {
         'Content-Disposition': media ? 'inline' : 'attachment',
         // Keys are never reused, so a copy may be kept; private: it is behind a token.
         'Cache-Control': 'private, max-age=86400, immutable',
-        // A <video> seeks with ranges. Storage hands over whole files, so a range is a slice of one.
+        // A <video> seeks with ranges; storage reads only the asked bytes (from disk, or from the bucket).
         'Accept-Ranges': 'bytes',
       }
-      const range = rangeOf(c.req.header('range'), bytes.length)
+      const range = rangeOf(c.req.header('range'), file.size)
       if (range === 'unsatisfiable')
-        return c.body(null, 416, { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${bytes.length}` })
-      if (!range) return c.body(new Uint8Array(bytes), 200, headers)
-      return c.body(new Uint8Array(bytes.subarray(range.start, range.end + 1)), 206, {
+        return c.body(null, 416, { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${file.size}` })
+      const stream = (part?: { start: number; end: number }) =>
+        Readable.toWeb(file.read(part)) as ReadableStream<Uint8Array>
+      if (!range) return c.body(stream(), 200, { ...headers, 'Content-Length': String(file.size) })
+      return c.body(stream(range), 206, {
         ...headers,
-        'Content-Range': `bytes ${range.start}-${range.end}/${bytes.length}`,
+        'Content-Length': String(range.end - range.start + 1),
+        'Content-Range': `bytes ${range.start}-${range.end}/${file.size}`,
       })
     })
 }

@@ -17,7 +17,7 @@ import { AppError, notFound } from '../../lib/errors.ts'
 import { findMembership, requireMembership } from '../../lib/memberships.ts'
 import { UNNAMED_UPLOAD } from '../../lib/named-uploads.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
-import { isStorageKey, SECURE_URL_PREFIX } from '../../lib/storage.ts'
+import { isStorageKey, SECURE_URL_PREFIX, type StoredFile } from '../../lib/storage.ts'
 import { blankMp4Metadata, blankWebmMetadata } from './video-metadata.ts'
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif'])
@@ -109,8 +109,15 @@ export function uploadsService({ db, storage, log, now }: Deps) {
     bytes: Uint8Array,
   ): Promise<string> {
     const key = `${row.kind}_${uuidv4()}.${ext}`
+    // The file first, then its row: a failed put leaves no row naming nothing, and a row that
+    // cannot be written takes its file away again, so no object is left that nothing names.
     await storage.put(key, bytes)
-    await db.insert(uploads).values({ key, ...row, size: bytes.length, createdAt: now() })
+    try {
+      await db.insert(uploads).values({ key, ...row, size: bytes.length, createdAt: now() })
+    } catch (err) {
+      await storage.delete(key).catch((e) => log.warn('uploaded file not removed', { key, err: e }))
+      throw err
+    }
     return urlOf(key)
   }
 
@@ -162,16 +169,16 @@ export function uploadsService({ db, storage, log, now }: Deps) {
     },
 
     /** A stored file the caller may read: avatars to any signed-in user, buble files to that buble's members; else 404. */
-    async readFile(user: UserRow, key: string): Promise<{ bytes: Buffer; contentType: string }> {
+    async readFile(user: UserRow, key: string): Promise<{ file: StoredFile; contentType: string }> {
       // One answer for a missing file and a forbidden one: an outsider learns nothing.
       const missing = () => notFound(UPLOAD_MESSAGES.fileNotFound)
       if (!isStorageKey(key)) throw missing()
       const [row] = await db.select().from(uploads).where(eq(uploads.key, key)).limit(1)
       if (!row) throw missing()
       if (row.kind !== 'avatar' && (!row.bubleId || !(await findMembership(db, row.bubleId, user.id)))) throw missing()
-      const bytes = await storage.get(key)
-      if (!bytes) throw missing()
-      return { bytes, contentType: row.contentType }
+      const file = await storage.locate(key)
+      if (!file) throw missing()
+      return { file, contentType: row.contentType }
     },
 
     /**
