@@ -1,0 +1,205 @@
+/**
+ * Issue 22 §3: three real API processes on one PostgreSQL database behind a round-robin proxy.
+ * Runs only with TEST_DATABASE_URL set (CI sets it); says so when it is not.
+ */
+
+import pg from 'pg'
+import sharp from 'sharp'
+import { v7 as uuidv7 } from 'uuid'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type Cluster, NODE_HEADER, startCluster } from './cluster.ts'
+import { readEvents } from './events.ts'
+import { PASSWORD } from './harness.ts'
+import { mutation, type TestMutation } from './sync.ts'
+
+if (!process.env.TEST_DATABASE_URL) {
+  console.warn(
+    '\n*** api/src/testing/cluster.test.ts NOT RUN: set TEST_DATABASE_URL to a PostgreSQL server to test 3 API nodes. ***\n',
+  )
+  test.todo('3 API nodes on one PostgreSQL (needs TEST_DATABASE_URL)')
+} else {
+  describe('three API nodes on one PostgreSQL behind a round-robin proxy', () => {
+    let cluster: Cluster
+    beforeAll(async () => {
+      cluster = await startCluster(3)
+    }, 90_000)
+    afterAll(async () => {
+      await cluster?.stop()
+    }, 30_000)
+
+    /** A request through the proxy; `node` pins it to one node, else the proxy picks the next in turn. */
+    const call = (path: string, opts: { node?: number; token?: string; method?: string; body?: unknown } = {}) =>
+      fetch(`${cluster.proxy.url}${path}`, {
+        method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'),
+        headers: {
+          ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...(opts.node === undefined ? {} : { [NODE_HEADER]: String(opts.node) }),
+        },
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      })
+
+    const register = async (prefix: string) => {
+      const email = `${prefix}-${uuidv7()}@example.com`
+      const res = await call('/api/auth/register', { body: { name: 'Cluster Member', email, password: PASSWORD } })
+      expect(res.status).toBe(201)
+      const { access_token: token } = (await res.json()) as { access_token: string }
+      return { email, token }
+    }
+
+    const pushThrough = async (node: number, token: string, mutations: TestMutation[], clientId = 'cluster-device') => {
+      const res = await call('/api/sync/push', { node, token, body: { clientId, mutations } })
+      expect(res.status, await res.clone().text()).toBe(200)
+      return ((await res.json()) as { results: { id: string; status: string }[] }).results
+    }
+
+    /** One query on a connection of the test's own. */
+    const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
+      const client = new pg.Client({ connectionString: cluster.database.url })
+      await client.connect()
+      try {
+        return (await client.query<R>(text, values)).rows
+      } finally {
+        await client.end()
+      }
+    }
+
+    let owner: { email: string; token: string }
+    let bubleId: string
+    beforeAll(async () => {
+      owner = await register('owner')
+      bubleId = uuidv7()
+      await pushThrough(0, owner.token, [mutation('buble.create', { id: bubleId, name: 'Across nodes' })])
+    }, 30_000)
+
+    test('a post written through node A pokes a stream held by node B within a second, and node C pulls it', async () => {
+      const stream = await call('/api/stream', { node: 1, token: owner.token })
+      expect(stream.status).toBe(200)
+      const events = readEvents(stream)
+      const postId = uuidv7()
+      try {
+        expect((await events.next())?.event).toBe('ready')
+        const started = Date.now()
+        const [result] = await pushThrough(0, owner.token, [
+          mutation('post.create', { id: postId, buble_id: bubleId, content: 'Written on node A' }),
+        ])
+        expect(result?.status).toBe('applied')
+        const poke = await events.next(1000)
+        expect(poke?.event).toBe('poke')
+        expect(JSON.parse(poke?.data ?? '{}')).toMatchObject({ buble_id: bubleId })
+        expect(Date.now() - started).toBeLessThan(1000 + 1000)
+      } finally {
+        await events.close()
+      }
+      const pulled = await call('/api/sync/pull', { node: 2, token: owner.token })
+      expect(pulled.status).toBe(200)
+      const { changes } = (await pulled.json()) as { changes: { entity: string; id: string; data?: unknown }[] }
+      const post = changes.find((change) => change.entity === 'post' && change.id === postId)
+      expect(post?.data).toMatchObject({ content: 'Written on node A' })
+    })
+
+    test('10 failed logins spread over the 3 nodes lock the account on every node', async () => {
+      const target = await register('locked')
+      const before = [...cluster.proxy.served]
+      for (let i = 0; i < 10; i++) {
+        const res = await call('/api/auth/login', { body: { email: target.email, password: 'Wrong-Passw0rd-x' } })
+        expect(res.status).toBe(401)
+      }
+      // Round robin: each node saw at least three of the ten.
+      for (let node = 0; node < 3; node++)
+        expect((cluster.proxy.served[node] ?? 0) - (before[node] ?? 0)).toBeGreaterThanOrEqual(3)
+      // Now even the right password is refused, on whichever node is asked.
+      for (let node = 0; node < 3; node++) {
+        const res = await call('/api/auth/login', { node, body: { email: target.email, password: PASSWORD } })
+        expect(res.status).toBe(429)
+      }
+    })
+
+    test('a file uploaded through one node is served by the others', async () => {
+      const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#3366aa' } })
+        .png()
+        .toBuffer()
+      const form = new FormData()
+      form.set('buble_id', bubleId)
+      form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'tile.png')
+      const uploaded = await fetch(`${cluster.proxy.url}/api/uploads/image`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, [NODE_HEADER]: '0' },
+        body: form,
+      })
+      expect(uploaded.status, await uploaded.clone().text()).toBeLessThan(300)
+      const { url } = (await uploaded.json()) as { url: string }
+      const served: Buffer[] = []
+      for (const node of [1, 2]) {
+        const res = await call(new URL(url, cluster.proxy.url).pathname, { node, token: owner.token })
+        expect(res.status).toBe(200)
+        served.push(Buffer.from(await res.arrayBuffer()))
+      }
+      expect(served[0]?.length).toBeGreaterThan(0)
+      expect(served[1]?.equals(served[0]!)).toBe(true)
+      expect((await sharp(served[0]).metadata()).width).toBe(32)
+    })
+
+    // Last: it kills a node.
+    test('a node killed with SIGKILL in the middle of a push: the retry through another node applies each mutation once', async () => {
+      const batch = Array.from({ length: 100 }, (_, i) =>
+        mutation('post.create', { id: uuidv7(), buble_id: bubleId, content: `Batch post ${i + 1}` }),
+      )
+      const ids = batch.map((m) => m.id)
+      const postIds = batch.map((m) => m.args.id as string)
+      const victim = cluster.nodes[2]!
+      const pushing = call('/api/sync/push', {
+        node: 2,
+        token: owner.token,
+        body: { clientId: 'killed-device', mutations: batch },
+      }).then(
+        (res) => res.status,
+        () => 'failed' as const,
+      )
+      // In the middle: a transaction of the database has begun writing (it holds a transaction id).
+      const deadline = Date.now() + 10_000
+      for (;;) {
+        const [writing] = await query<{ n: string }>(
+          `select count(*) as n from pg_stat_activity
+             where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid()`,
+        )
+        if (Number(writing?.n) > 0) break
+        if (Date.now() > deadline) throw new Error('the push never began writing')
+      }
+      victim.child.kill('SIGKILL')
+      expect(await victim.exited).toBe(null)
+      // The device never heard an answer: the proxy answers 502 (or the connection drops).
+      expect(await pushing).not.toBe(200)
+
+      // It was killed before the whole batch had committed (with one transaction per batch, none had).
+      const committed = Number(
+        (await query<{ n: string }>('select count(*) as n from applied_mutations where id = any($1::uuid[])', [ids]))[0]
+          ?.n,
+      )
+      expect(committed).toBeLessThan(100)
+
+      // The device retries the same batch, with the same ids, through the next node in turn: what
+      // had committed is a duplicate, the rest is applied now.
+      const results = await pushThrough(0, owner.token, batch, 'killed-device')
+      expect(results.filter((r) => r.status === 'applied')).toHaveLength(100 - committed)
+      expect(results.filter((r) => r.status === 'duplicate')).toHaveLength(committed)
+      // And again through the third (an answer lost on the way): every one is a duplicate.
+      const replayed = await pushThrough(1, owner.token, batch, 'killed-device')
+      expect(replayed.map((r) => r.status)).toEqual(batch.map(() => 'duplicate'))
+      const [posts] = await query<{ n: string }>('select count(*) as n from posts where id = any($1::uuid[])', [
+        postIds,
+      ])
+      expect(Number(posts?.n)).toBe(100)
+      const [byContent] = await query<{ n: string }>(
+        "select count(*) as n from posts where buble_id = $1 and content like 'Batch post %'",
+        [bubleId],
+      )
+      expect(Number(byContent?.n)).toBe(100)
+      const [applied] = await query<{ n: string }>(
+        'select count(*) as n from applied_mutations where id = any($1::uuid[])',
+        [ids],
+      )
+      expect(Number(applied?.n)).toBe(100)
+    }, 30_000)
+  })
+}
