@@ -3,6 +3,9 @@
  * Runs only with TEST_DATABASE_URL set (CI sets it); says so when it is not.
  */
 
+import { createECDH, randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import sharp from 'sharp'
 import { v7 as uuidv7 } from 'uuid'
@@ -11,6 +14,24 @@ import { type Cluster, NODE_HEADER, startCluster } from './cluster.ts'
 import { readEvents } from './events.ts'
 import { PASSWORD } from './harness.ts'
 import { mutation, type TestMutation } from './sync.ts'
+
+/** A push service on 127.0.0.1 that accepts every push and records the paths it was sent to. */
+async function startPushService() {
+  const received: string[] = []
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      received.push(req.url ?? '')
+      res.writeHead(201).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
 
 if (!process.env.TEST_DATABASE_URL) {
   console.warn(
@@ -138,6 +159,82 @@ if (!process.env.TEST_DATABASE_URL) {
       expect(served[0]?.length).toBeGreaterThan(0)
       expect(served[1]?.equals(served[0]!)).toBe(true)
       expect((await sharp(served[0]).metadata()).width).toBe(32)
+    })
+
+    test('every node signs Web Push with the same VAPID key (a subscription made through one works from all)', async () => {
+      const keys = new Set<string>()
+      for (let node = 0; node < 3; node++) {
+        const res = await call('/api/push/vapid-public-key', { node })
+        expect(res.status).toBe(200)
+        keys.add(((await res.json()) as { publicKey: string }).publicKey)
+      }
+      expect(keys.size).toBe(1)
+    })
+
+    test('a post written through one node shows at once in the admin posts list every node had kept', async () => {
+      const admin = await register('admin')
+      await query("update users set role = 'admin' where email = $1", [admin.email])
+      const marker = `marker-${uuidv7()}`
+      const list = async (node: number) => {
+        const res = await call(`/api/admin/posts?search=${marker}`, { node, token: admin.token })
+        expect(res.status).toBe(200)
+        return res.text()
+      }
+      // Each node reads the list now, and keeps it.
+      for (let node = 0; node < 3; node++) expect(await list(node)).not.toContain(marker)
+      await pushThrough(0, owner.token, [
+        mutation('post.create', { id: uuidv7(), buble_id: bubleId, content: `Admin sees ${marker}` }),
+      ])
+      // NOTIFY reaches the other nodes a moment after the commit: each answers the new post within a second.
+      for (let node = 0; node < 3; node++) {
+        const deadline = Date.now() + 1000
+        let text = await list(node)
+        while (!text.includes(marker) && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50))
+          text = await list(node)
+        }
+        expect(text, `node ${node}`).toContain(`Admin sees ${marker}`)
+      }
+    })
+
+    test('a push subscription stored through one node joins the push audience every other node had kept', async () => {
+      const pushService = await startPushService()
+      try {
+        const member = await register('pushed')
+        const invite = await call(`/api/bubles/${bubleId}/invites`, { node: 0, token: owner.token, body: {} })
+        const { code } = (await invite.json()) as { code: string }
+        expect(
+          (await call(`/api/bubles/invites/${code}/accept`, { node: 1, token: member.token, method: 'POST' })).status,
+        ).toBe(200)
+        const post = (node: number, content: string) =>
+          pushThrough(node, owner.token, [mutation('post.create', { id: uuidv7(), buble_id: bubleId, content })])
+        // Nodes 1 and 2 read the buble's audience (no subscription of the member's yet) and keep it.
+        await post(1, 'Before the subscription, node B')
+        await post(2, 'Before the subscription, node C')
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        expect(pushService.received).toEqual([])
+        const ecdh = createECDH('prime256v1')
+        ecdh.generateKeys()
+        const subscribed = await call('/api/push/subscriptions', {
+          node: 0,
+          token: member.token,
+          body: {
+            endpoint: `${pushService.origin}/member-device`,
+            keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+          },
+        })
+        expect(subscribed.status).toBe(201)
+        for (const node of [1, 2]) {
+          const before = pushService.received.length
+          await post(node, `After the subscription, node ${node}`)
+          const deadline = Date.now() + 3000
+          while (pushService.received.length === before && Date.now() < deadline)
+            await new Promise((resolve) => setTimeout(resolve, 25))
+          expect(pushService.received.slice(before), `node ${node}`).toEqual(['/member-device'])
+        }
+      } finally {
+        await pushService.close()
+      }
     })
 
     // Last: it kills a node.

@@ -95,6 +95,8 @@ export async function startCluster(count: number, env: Record<string, string> = 
     const started = await Promise.all(
       Array.from({ length: count }, () =>
         startServerProcess({
+          // The real boot, with the fake push service on 127.0.0.1 reachable (testing/cluster-server.ts).
+          entry: 'api/src/testing/cluster-server.ts',
           dataDir,
           env: { DATABASE_URL: database.url!, PUBLIC_URL: proxy.url, BUBLE_RATE_LIMITS: 'on', ...env },
         }),
