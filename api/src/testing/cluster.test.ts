@@ -10,7 +10,8 @@ import pg from 'pg'
 import sharp from 'sharp'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type Cluster, NODE_HEADER, startCluster } from './cluster.ts'
+import { EXPIRY_JOB_LOCK } from '../features/stories/service.ts'
+import { type Cluster, JOB_INTERVAL_MS, NODE_HEADER, startCluster } from './cluster.ts'
 import { readEvents } from './events.ts'
 import { PASSWORD } from './harness.ts'
 import { mutation, type TestMutation } from './sync.ts'
@@ -234,6 +235,40 @@ if (!process.env.TEST_DATABASE_URL) {
         }
       } finally {
         await pushService.close()
+      }
+    })
+
+    test('story expiry runs on one node at a time: every node skips it while its advisory lock is held elsewhere, then one removes the story once', async () => {
+      const [author] = await query<{ id: string }>('select id from users where email = $1', [owner.email])
+      const storyId = uuidv7()
+      const holder = new pg.Client({ connectionString: cluster.database.url })
+      await holder.connect()
+      try {
+        // The test holds the job's lock, as a node running it would.
+        await holder.query('select pg_advisory_lock($1)', [EXPIRY_JOB_LOCK])
+        await query(
+          `insert into stories (id, buble_id, author_id, media_url, media_type, duration_seconds, expires_at)
+             values ($1, $2, $3, '/api/uploads/secure/expired-story.webp', 'image', 5, now() - interval '1 minute')`,
+          [storyId, bubleId, author!.id],
+        )
+        // Each node's scheduler comes round several times and leaves the story: the lock is shared.
+        await new Promise((resolve) => setTimeout(resolve, JOB_INTERVAL_MS * 5))
+        expect(await query('select id from stories where id = $1', [storyId])).toHaveLength(1)
+        await holder.query('select pg_advisory_unlock($1)', [EXPIRY_JOB_LOCK])
+        const deadline = Date.now() + JOB_INTERVAL_MS * 10
+        while ((await query('select id from stories where id = $1', [storyId])).length > 0) {
+          if (Date.now() > deadline) throw new Error('the expired story was never removed')
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        // Let the other nodes come round again: still one tombstone, the story's deletion went to devices once.
+        await new Promise((resolve) => setTimeout(resolve, JOB_INTERVAL_MS * 3))
+        const tombstones = await query(
+          "select version from sync_tombstones where entity = 'story' and entity_id = $1",
+          [storyId],
+        )
+        expect(tombstones).toHaveLength(1)
+      } finally {
+        await holder.end()
       }
     })
 

@@ -67,6 +67,9 @@ export async function startProxy(targets: () => readonly string[]): Promise<Clus
   }
 }
 
+/** How often each node runs the jobs here (a minute in production). */
+export const JOB_INTERVAL_MS = 300
+
 export interface Cluster {
   nodes: ServerProcess[]
   proxy: ClusterProxy
@@ -98,7 +101,13 @@ export async function startCluster(count: number, env: Record<string, string> = 
           // The real boot, with the fake push service on 127.0.0.1 reachable (testing/cluster-server.ts).
           entry: 'api/src/testing/cluster-server.ts',
           dataDir,
-          env: { DATABASE_URL: database.url!, PUBLIC_URL: proxy.url, BUBLE_RATE_LIMITS: 'on', ...env },
+          env: {
+            DATABASE_URL: database.url!,
+            PUBLIC_URL: proxy.url,
+            BUBLE_RATE_LIMITS: 'on',
+            CLUSTER_JOB_INTERVAL_MS: String(JOB_INTERVAL_MS),
+            ...env,
+          },
         }),
       ),
     )
