@@ -101,7 +101,6 @@ if (!process.env.TEST_DATABASE_URL) {
       const postId = uuidv7()
       try {
         expect((await events.next())?.event).toBe('ready')
-        const started = Date.now()
         const [result] = await pushThrough(0, owner.token, [
           mutation('post.create', { id: postId, buble_id: bubleId, content: 'Written on node A' }),
         ])
@@ -109,7 +108,6 @@ if (!process.env.TEST_DATABASE_URL) {
         const poke = await events.next(1000)
         expect(poke?.event).toBe('poke')
         expect(JSON.parse(poke?.data ?? '{}')).toMatchObject({ buble_id: bubleId })
-        expect(Date.now() - started).toBeLessThan(1000 + 1000)
       } finally {
         await events.close()
       }
