@@ -10,7 +10,9 @@ import pg from 'pg'
 import sharp from 'sharp'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ACCOUNT_DELETION_JOB_LOCK } from '../features/profile/service.ts'
 import { EXPIRY_JOB_LOCK } from '../features/stories/service.ts'
+import { ORPHAN_JOB_LOCK } from '../features/uploads/files.ts'
 import { type Cluster, JOB_INTERVAL_MS, NODE_HEADER, startCluster } from './cluster.ts'
 import { readEvents } from './events.ts'
 import { PASSWORD } from './harness.ts'
@@ -86,6 +88,23 @@ if (!process.env.TEST_DATABASE_URL) {
       }
     }
 
+    /** An image uploaded to the shared buble through `node`; answers its URL. */
+    const uploadImage = async (node: number) => {
+      const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#3366aa' } })
+        .png()
+        .toBuffer()
+      const form = new FormData()
+      form.set('buble_id', bubleId)
+      form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'tile.png')
+      const uploaded = await fetch(`${cluster.proxy.url}/api/uploads/image`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, [NODE_HEADER]: String(node) },
+        body: form,
+      })
+      expect(uploaded.status, await uploaded.clone().text()).toBe(201)
+      return (await uploaded.json()) as { url: string }
+    }
+
     let owner: { email: string; token: string }
     let bubleId: string
     beforeAll(async () => {
@@ -136,19 +155,7 @@ if (!process.env.TEST_DATABASE_URL) {
     })
 
     test('a file uploaded through one node is served by the others', async () => {
-      const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#3366aa' } })
-        .png()
-        .toBuffer()
-      const form = new FormData()
-      form.set('buble_id', bubleId)
-      form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'tile.png')
-      const uploaded = await fetch(`${cluster.proxy.url}/api/uploads/image`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${owner.token}`, [NODE_HEADER]: '0' },
-        body: form,
-      })
-      expect(uploaded.status, await uploaded.clone().text()).toBeLessThan(300)
-      const { url } = (await uploaded.json()) as { url: string }
+      const { url } = await uploadImage(0)
       const served: Buffer[] = []
       for (const node of [1, 2]) {
         const res = await call(new URL(url, cluster.proxy.url).pathname, { node, token: owner.token })
@@ -236,38 +243,87 @@ if (!process.env.TEST_DATABASE_URL) {
       }
     })
 
-    test('story expiry runs on one node at a time: every node skips it while its advisory lock is held elsewhere, then one removes the story once', async () => {
-      const [author] = await query<{ id: string }>('select id from users where email = $1', [owner.email])
-      const storyId = uuidv7()
+    /**
+     * Jobs run once across nodes: while the test holds a job's advisory lock (as a node running it
+     * would), every node's scheduler comes round several times and leaves the work; once released,
+     * one node does it. Answers when `done` says so.
+     */
+    const heldThenRunOnce = async (lockKey: number, done: () => Promise<boolean>) => {
       const holder = new pg.Client({ connectionString: cluster.database.url })
       await holder.connect()
       try {
-        // The test holds the job's lock, as a node running it would.
-        await holder.query('select pg_advisory_lock($1)', [EXPIRY_JOB_LOCK])
-        await query(
-          `insert into stories (id, buble_id, author_id, media_url, media_type, duration_seconds, expires_at)
-             values ($1, $2, $3, '/api/uploads/secure/expired-story.webp', 'image', 5, now() - interval '1 minute')`,
-          [storyId, bubleId, author!.id],
-        )
-        // Each node's scheduler comes round several times and leaves the story: the lock is shared.
+        await holder.query('select pg_advisory_lock($1)', [lockKey])
         await new Promise((resolve) => setTimeout(resolve, JOB_INTERVAL_MS * 5))
-        expect(await query('select id from stories where id = $1', [storyId])).toHaveLength(1)
-        await holder.query('select pg_advisory_unlock($1)', [EXPIRY_JOB_LOCK])
+        expect(await done()).toBe(false)
+        await holder.query('select pg_advisory_unlock($1)', [lockKey])
         const deadline = Date.now() + JOB_INTERVAL_MS * 10
-        while ((await query('select id from stories where id = $1', [storyId])).length > 0) {
-          if (Date.now() > deadline) throw new Error('the expired story was never removed')
+        while (!(await done())) {
+          if (Date.now() > deadline) throw new Error(`the job of lock ${lockKey} never ran`)
           await new Promise((resolve) => setTimeout(resolve, 50))
         }
-        // Let the other nodes come round again: still one tombstone, the story's deletion went to devices once.
-        await new Promise((resolve) => setTimeout(resolve, JOB_INTERVAL_MS * 3))
-        const tombstones = await query(
-          "select version from sync_tombstones where entity = 'story' and entity_id = $1",
-          [storyId],
-        )
-        expect(tombstones).toHaveLength(1)
       } finally {
         await holder.end()
       }
+    }
+
+    test('story expiry runs on one node at a time: skipped by every node while its lock is held elsewhere, then once', async () => {
+      const [author] = await query<{ id: string }>('select id from users where email = $1', [owner.email])
+      const storyId = uuidv7()
+      await query(
+        `insert into stories (id, buble_id, author_id, media_url, media_type, duration_seconds, expires_at)
+           values ($1, $2, $3, '/api/uploads/secure/expired-story.webp', 'image', 5, now() - interval '1 minute')`,
+        [storyId, bubleId, author!.id],
+      )
+      await heldThenRunOnce(
+        EXPIRY_JOB_LOCK,
+        async () => (await query('select id from stories where id = $1', [storyId])).length === 0,
+      )
+      // Let every node come round again: one tombstone, the deletion went to devices once.
+      await new Promise((resolve) => setTimeout(resolve, JOB_INTERVAL_MS * 3))
+      const tombstones = await query("select version from sync_tombstones where entity = 'story' and entity_id = $1", [
+        storyId,
+      ])
+      expect(tombstones).toHaveLength(1)
+    })
+
+    test('the orphan-file job runs on one node at a time; the file it removed is gone from every node', async () => {
+      const { url } = await uploadImage(0)
+      const path = new URL(url, cluster.proxy.url).pathname
+      const key = decodeURIComponent(path.slice(path.indexOf('/secure/') + '/secure/'.length))
+      // Uploaded two hours ago and never attached: an orphan.
+      expect(
+        await query("update uploads set created_at = now() - interval '2 hours' where key = $1 returning key", [key]),
+      ).toHaveLength(1)
+      await heldThenRunOnce(
+        ORPHAN_JOB_LOCK,
+        async () => (await query('select key from uploads where key = $1', [key])).length === 0,
+      )
+      for (let node = 0; node < 3; node++) {
+        const deadline = Date.now() + 2000
+        let status = (await call(path, { node, token: owner.token })).status
+        while (status !== 404 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50))
+          status = (await call(path, { node, token: owner.token })).status
+        }
+        expect(status, `node ${node}`).toBe(404)
+      }
+    })
+
+    test('account deletion runs on one node at a time: the due account is deleted once its lock is free', async () => {
+      const leaving = await register('leaving')
+      await query("update users set deletion_scheduled_for = now() - interval '1 minute' where email = $1", [
+        leaving.email,
+      ])
+      await heldThenRunOnce(
+        ACCOUNT_DELETION_JOB_LOCK,
+        async () =>
+          (await query<{ status: string }>('select status from users where email = $1', [leaving.email]))[0]?.status !==
+          'active',
+      )
+      // The address was anonymised with the account: no row keeps it, and its token is dead on every node.
+      expect(await query('select id from users where email = $1', [leaving.email])).toHaveLength(0)
+      for (let node = 0; node < 3; node++)
+        expect((await call('/api/users/profile', { node, token: leaving.token })).status).toBe(401)
     })
 
     // Last: it kills a node.
