@@ -246,13 +246,14 @@ if (!process.env.TEST_DATABASE_URL) {
     /**
      * Jobs run once across nodes: while the test holds a job's advisory lock (as a node running it
      * would), every node's scheduler comes round several times and leaves the work; once released,
-     * one node does it. Answers when `done` says so.
+     * one node does it. `setup` makes the work due once the lock is held. Answers when `done` says so.
      */
-    const heldThenRunOnce = async (lockKey: number, done: () => Promise<boolean>) => {
+    const heldThenRunOnce = async (lockKey: number, setup: () => Promise<void>, done: () => Promise<boolean>) => {
       const holder = new pg.Client({ connectionString: cluster.database.url })
       await holder.connect()
       try {
         await holder.query('select pg_advisory_lock($1)', [lockKey])
+        await setup()
         await new Promise((resolve) => setTimeout(resolve, JOB_INTERVAL_MS * 5))
         expect(await done()).toBe(false)
         await holder.query('select pg_advisory_unlock($1)', [lockKey])
@@ -269,13 +270,15 @@ if (!process.env.TEST_DATABASE_URL) {
     test('story expiry runs on one node at a time: skipped by every node while its lock is held elsewhere, then once', async () => {
       const [author] = await query<{ id: string }>('select id from users where email = $1', [owner.email])
       const storyId = uuidv7()
-      await query(
-        `insert into stories (id, buble_id, author_id, media_url, media_type, duration_seconds, expires_at)
-           values ($1, $2, $3, '/api/uploads/secure/expired-story.webp', 'image', 5, now() - interval '1 minute')`,
-        [storyId, bubleId, author!.id],
-      )
       await heldThenRunOnce(
         EXPIRY_JOB_LOCK,
+        async () => {
+          await query(
+            `insert into stories (id, buble_id, author_id, media_url, media_type, duration_seconds, expires_at)
+               values ($1, $2, $3, '/api/uploads/secure/expired-story.webp', 'image', 5, now() - interval '1 minute')`,
+            [storyId, bubleId, author!.id],
+          )
+        },
         async () => (await query('select id from stories where id = $1', [storyId])).length === 0,
       )
       // Let every node come round again: one tombstone, the deletion went to devices once.
@@ -290,12 +293,16 @@ if (!process.env.TEST_DATABASE_URL) {
       const { url } = await uploadImage(0)
       const path = new URL(url, cluster.proxy.url).pathname
       const key = decodeURIComponent(path.slice(path.indexOf('/secure/') + '/secure/'.length))
-      // Uploaded two hours ago and never attached: an orphan.
-      expect(
-        await query("update uploads set created_at = now() - interval '2 hours' where key = $1 returning key", [key]),
-      ).toHaveLength(1)
       await heldThenRunOnce(
         ORPHAN_JOB_LOCK,
+        async () => {
+          // Uploaded two hours ago and never attached: an orphan.
+          const aged = await query(
+            "update uploads set created_at = now() - interval '2 hours' where key = $1 returning key",
+            [key],
+          )
+          expect(aged).toHaveLength(1)
+        },
         async () => (await query('select key from uploads where key = $1', [key])).length === 0,
       )
       for (let node = 0; node < 3; node++) {
@@ -311,11 +318,13 @@ if (!process.env.TEST_DATABASE_URL) {
 
     test('account deletion runs on one node at a time: the due account is deleted once its lock is free', async () => {
       const leaving = await register('leaving')
-      await query("update users set deletion_scheduled_for = now() - interval '1 minute' where email = $1", [
-        leaving.email,
-      ])
       await heldThenRunOnce(
         ACCOUNT_DELETION_JOB_LOCK,
+        async () => {
+          await query("update users set deletion_scheduled_for = now() - interval '1 minute' where email = $1", [
+            leaving.email,
+          ])
+        },
         async () =>
           (await query<{ status: string }>('select status from users where email = $1', [leaving.email]))[0]?.status !==
           'active',
@@ -342,12 +351,14 @@ if (!process.env.TEST_DATABASE_URL) {
         (res) => res.status,
         () => 'failed' as const,
       )
-      // In the middle: a transaction of the database has begun writing (it holds a transaction id).
+      // In the middle: a transaction has inserted posts and not yet ended (it holds the table's
+      // RowExclusiveLock until then; no job writes posts).
       const deadline = Date.now() + 10_000
       for (;;) {
         const [writing] = await query<{ n: string }>(
-          `select count(*) as n from pg_stat_activity
-             where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid()`,
+          `select count(*) as n from pg_locks l join pg_class c on c.oid = l.relation
+             where l.database = (select oid from pg_database where datname = current_database())
+               and c.relname = 'posts' and l.mode = 'RowExclusiveLock' and l.granted`,
         )
         if (Number(writing?.n) > 0) break
         if (Date.now() > deadline) throw new Error('the push never began writing')
