@@ -31,8 +31,11 @@ const PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url))
 const SHUTDOWN_GRACE_MS = 8000
 const CLOSE_BUDGET_MS = 3000
 
-/** What only code may set when booting (test servers): the app's options and the database's bounds. */
-export type BootOptions = AppOptions & { dbTimeouts?: DbTimeouts }
+/**
+ * What only code may set when booting (test servers): the app's options, the database's bounds and
+ * how often the scheduler runs the jobs (every minute unless set).
+ */
+export type BootOptions = AppOptions & { dbTimeouts?: DbTimeouts; jobIntervalMs?: number }
 
 export async function boot(options: BootOptions = {}): Promise<void> {
   let config: ReturnType<typeof loadConfig>
@@ -71,7 +74,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
   servePwa(app, PWA_DIST)
 
   const scheduler = createScheduler(database, features.jobs, log)
-  scheduler.start()
+  scheduler.start(options.jobIntervalMs)
 
   const requests = trackInFlight(app.fetch)
   const server = serve({ fetch: requests.handler, port: config.port, hostname: config.host }, (info) => {

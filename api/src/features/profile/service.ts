@@ -36,6 +36,9 @@ export interface UsersHooks {
 
 export type UsersService = ReturnType<typeof usersService>
 
+/** The account-deletion job's advisory lock: one process at a time runs it, across every process on the database. */
+export const ACCOUNT_DELETION_JOB_LOCK = 4_201_101
+
 export function usersService(deps: Deps, { deletionSteps = [], profileSteps = [] }: UsersHooks = {}) {
   const { db, tokens, storage, log, now } = deps
 
@@ -92,7 +95,7 @@ export function usersService(deps: Deps, { deletionSteps = [], profileSteps = []
 
   const deletionJob: Job = {
     name: 'account-deletion',
-    lockKey: 4_201_101,
+    lockKey: ACCOUNT_DELETION_JOB_LOCK,
     async run(tx, at) {
       const due = await tx
         .select()

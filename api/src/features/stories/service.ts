@@ -39,7 +39,8 @@ const kit = contentKit({
   authorOf: (story) => story.authorId,
   refusals: { 'content.delete': WALL_MESSAGES.notAllowedToDelete },
 })
-const EXPIRY_JOB_LOCK = 4_201_301
+/** The story-expiry job's advisory lock: one process at a time runs it, across every process on the database. */
+export const EXPIRY_JOB_LOCK = 4_201_301
 
 export type StoriesService = ReturnType<typeof storiesService>
 
