@@ -4,8 +4,10 @@
  */
 
 import { createECDH, randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 import pg from 'pg'
 import sharp from 'sharp'
 import { v7 as uuidv7 } from 'uuid'
@@ -45,7 +47,9 @@ if (!process.env.TEST_DATABASE_URL) {
   describe('three API nodes on one PostgreSQL behind a round-robin proxy', () => {
     let cluster: Cluster
     beforeAll(async () => {
-      cluster = await startCluster(3)
+      // Files in one S3 bucket, as in a deployment (docker-compose.yml): an upload through one node is
+      // served by the others from there.
+      cluster = await startCluster(3, {}, { s3: true })
     }, 90_000)
     afterAll(async () => {
       await cluster?.stop()
@@ -154,8 +158,12 @@ if (!process.env.TEST_DATABASE_URL) {
       }
     })
 
-    test('a file uploaded through one node is served by the others', async () => {
+    test('a file uploaded through one node is served by the others, from the bucket', async () => {
       const { url } = await uploadImage(0)
+      // In the bucket, not on the shared disk: the nodes could as well be on machines of their own.
+      const key = url.split('/').at(-1) ?? ''
+      expect(await cluster.s3?.has(key)).toBe(true)
+      expect(existsSync(path.join(cluster.dataDir, 'uploads', key))).toBe(false)
       const served: Buffer[] = []
       for (const node of [1, 2]) {
         const res = await call(new URL(url, cluster.proxy.url).pathname, { node, token: owner.token })

@@ -1,7 +1,8 @@
 /**
  * Several real API processes (the server entry point, each its own Node process) on one fresh
  * PostgreSQL database, behind a small round-robin HTTP proxy of the tests' own, all on 127.0.0.1.
- * The nodes share one DATA_DIR on disk (the S3 storage of issue 22 §2 is not wired in here yet).
+ * With `s3`, every file goes to one bucket of a real S3 protocol server on 127.0.0.1 (s3rver), as in a
+ * deployment; without it, the nodes share one DATA_DIR on disk (a shared volume).
  */
 
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -9,6 +10,7 @@ import { createServer, request, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openTestDatabase, type TestDatabase } from './databases.ts'
+import { startTestS3, type TestS3 } from './s3.ts'
 import { freePort, type ServerProcess, startServerProcess } from './server-process.ts'
 
 /** A request carrying this header goes to the node it names (0, 1, 2 …) instead of the next in turn. */
@@ -75,6 +77,8 @@ export interface Cluster {
   proxy: ClusterProxy
   database: TestDatabase
   dataDir: string
+  /** The bucket every node keeps files in, when started with `s3`. */
+  s3: TestS3 | null
   stop(): Promise<void>
 }
 
@@ -83,7 +87,12 @@ export interface Cluster {
  * (which is each node's PUBLIC_URL), with the rate limits of production. `stop` kills every node
  * still running, closes the proxy and drops the database, whatever state they are in.
  */
-export async function startCluster(count: number, env: Record<string, string> = {}): Promise<Cluster> {
+export async function startCluster(
+  count: number,
+  env: Record<string, string> = {},
+  options: { s3?: boolean } = {},
+): Promise<Cluster> {
+  const s3 = options.s3 ? await startTestS3() : null
   const database = await openTestDatabase('postgres')
   const dataDir = mkdtempSync(path.join(tmpdir(), 'buble-cluster-'))
   const nodes: ServerProcess[] = []
@@ -92,6 +101,7 @@ export async function startCluster(count: number, env: Record<string, string> = 
     await Promise.allSettled(nodes.map((node) => node.stop()))
     await proxy.close()
     await database.close()
+    await s3?.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
   try {
@@ -106,6 +116,7 @@ export async function startCluster(count: number, env: Record<string, string> = 
             PUBLIC_URL: proxy.url,
             BUBLE_RATE_LIMITS: 'on',
             CLUSTER_JOB_INTERVAL_MS: String(JOB_INTERVAL_MS),
+            ...s3?.env,
             ...env,
           },
         }),
@@ -116,5 +127,5 @@ export async function startCluster(count: number, env: Record<string, string> = 
     await stop()
     throw err
   }
-  return { nodes, proxy, database, dataDir, stop }
+  return { nodes, proxy, database, dataDir, s3, stop }
 }

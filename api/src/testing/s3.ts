@@ -3,8 +3,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { HeadObjectCommand } from '@aws-sdk/client-s3'
 import S3rver from 's3rver'
 import type { S3Settings } from '../config.ts'
+import { createS3Client } from '../lib/storage-s3.ts'
 
 export const TEST_BUCKET = 'buble-test'
 
@@ -14,6 +16,8 @@ export interface TestS3 {
   env: Record<string, string>
   /** Stops the server (the bucket is then "down"); the files stay on disk until close. */
   stop(): Promise<void>
+  /** Whether the bucket holds an object under `key`. */
+  has(key: string): Promise<boolean>
   /** Starts it again on the same port and files (the bucket is back). */
   start(): Promise<void>
   close(): Promise<void>
@@ -51,6 +55,18 @@ export async function startTestS3(): Promise<TestS3> {
       S3_FORCE_PATH_STYLE: 'true',
     },
     stop,
+    async has(key) {
+      const client = createS3Client(settings)
+      try {
+        await client.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: key }))
+        return true
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NotFound') return false
+        throw err
+      } finally {
+        client.destroy()
+      }
+    },
     async start() {
       if (running) return
       server = serverOn(port)
