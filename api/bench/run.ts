@@ -16,7 +16,8 @@
  * the real engine over fake-indexeddb in this process. Then issue 12's streamed downloads (admin.ts):
  * the CSV export of 100,000 users and a member's data export, with the server's RSS growth. Then
  * issue 18's auth-timing (auth-timing.ts): forgot-password and resend-verification must take as long
- * for an address nobody has as for a known one. It exits
+ * for an address nobody has as for a known one. Then issue 18's push-mixed and issue 22's push-parallel
+ * (push-parallel.ts: 8 devices pushing batches of 100 into bubles of their own at once). It exits
  * non-zero when a request failed (non-2xx, connection error, timeout) or data was lost or doubled; a
  * missed target is printed as MISSED but does not fail the run, since wall-clock numbers depend on
  * the machine.
@@ -26,7 +27,8 @@
  * BENCH_ONLY (comma-separated scenario names), BENCH_STREAM_HOLD (s the 10,000 streams are held,
  * default 30), BENCH_SLOW_CLIENT_KBPS (the pace issue 12's downloads are read at, default 1024),
  * BENCH_AUTH_ROUNDS and BENCH_AUTH_GAP_MS (auth-timing's measured rounds, default 200, and the pause
- * after each answer, default 20 ms).
+ * after each answer, default 20 ms), BENCH_PUSH_ROUNDS (push-parallel's batches per device, default 10),
+ * BENCH_PUSH_URLS (push-parallel's nodes, comma-separated; default this run's server).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -50,6 +52,7 @@ import {
 } from './device.ts'
 import { type Floor, type FloorAnswer, recordAnswer, type SentRequest, startFloor } from './floor.ts'
 import { PUSH_MIXED, runPushMixed } from './push-mixed.ts'
+import { baseUrlsFrom, PUSH_PARALLEL, runPushParallel } from './push-parallel.ts'
 import { type Row, type Targets, table, verdictLines } from './report.ts'
 import { rssKb, sampleRss } from './rss.ts'
 import { SEARCH_POSTS, SEARCH_USERS, seedAdminData } from './seed-admin.ts'
@@ -63,6 +66,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+/** push-parallel's measured rounds per device (each one batch of 100). */
+const PUSH_ROUNDS = Number(process.env.BENCH_PUSH_ROUNDS ?? 10)
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/buble_test'
 /** Issue 20: the server's peak RSS over the HTTP load. */
 const MAX_RSS_MB = 512
@@ -659,6 +664,24 @@ async function pushMixedWithLimits(databaseUrl: string | undefined): Promise<Dev
   }
 }
 
+// ---- issue 22: parallel pushes into bubles of their own ------------------------------------------
+
+/** `push-parallel` against this run's server (or the nodes `BENCH_PUSH_URLS` names); PostgreSQL only. */
+async function pushParallel(baseUrl: string, databaseUrl: string | undefined, dataDir: string): Promise<DeviceResult> {
+  if (!databaseUrl) {
+    console.warn(`\n${PUSH_PARALLEL} skipped: seeding its devices needs PostgreSQL.`)
+    return { name: PUSH_PARALLEL, figure: 'skipped (needs PostgreSQL)', target: '-', met: true }
+  }
+  const baseUrls = baseUrlsFrom(process.env.BENCH_PUSH_URLS, baseUrl)
+  console.log(
+    `\n${PUSH_PARALLEL}: 8 devices push ${PUSH_ROUNDS} rounds of 100 mutations at once, through ${baseUrls.join(', ')}…`,
+  )
+  const result = await runPushParallel({ baseUrls, databaseUrl, dataDir, rounds: PUSH_ROUNDS })
+  console.log(`  ${result.met ? 'MET   ' : 'MISSED'} ${result.name}: ${result.figure} — target ${result.target}`)
+  if (result.error) console.error(`  ERROR: ${PUSH_PARALLEL}: ${result.error}`)
+  return result
+}
+
 // ---- main -----------------------------------------------------------------------------------------
 
 /** The HTTP scenarios, each against Buble and then against its floor; prints the table and verdicts. */
@@ -748,7 +771,8 @@ async function main(): Promise<number> {
     const devices = await runDeviceBenchmarks(baseUrl, database.url, only)
     const authTiming = await runAuthTimingBenchmarks({ signUp: () => signUp(baseUrl, database.url) }, only)
     const mixed = !only || only.includes(PUSH_MIXED) ? [await pushMixedWithLimits(database.url)] : []
-    const results = [...streams, ...admin, ...devices, ...authTiming, ...mixed]
+    const parallel = !only || only.includes(PUSH_PARALLEL) ? [await pushParallel(baseUrl, database.url, dataDir)] : []
+    const results = [...streams, ...admin, ...devices, ...authTiming, ...mixed, ...parallel]
     return failedRequests || results.some((result) => result.error) ? 1 : 0
   } finally {
     await stopServer(server)
