@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom'
 import { Alert } from '../../ui/alert.tsx'
+import { AuthCard } from '../../ui/auth-card.tsx'
 import { Field } from '../../ui/field.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
-import { AuthCard } from './auth-card.tsx'
 import { useEmailRequest } from './use-email-request.ts'
 
 export function ForgotPasswordScreen() {

@@ -5,9 +5,9 @@ import { messageOf } from '../../session/api-client.ts'
 import { landAfterSignIn, takeReturn } from '../../session/return-to.ts'
 import { useServices } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { AuthCard } from '../../ui/auth-card.tsx'
 import { Field } from '../../ui/field.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
-import { AuthCard } from './auth-card.tsx'
 import { AUTH_TEXTS, isLoginReason, LOGIN_REASONS } from './auth-texts.ts'
 
 export function LoginScreen() {

@@ -5,10 +5,10 @@ import { messageOf } from '../../session/api-client.ts'
 import { landAfterSignIn, takeReturn } from '../../session/return-to.ts'
 import { useServices } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { AuthCard } from '../../ui/auth-card.tsx'
 import { Field } from '../../ui/field.tsx'
 import { PASSWORD_HINT } from '../../ui/password-hint.ts'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
-import { AuthCard } from './auth-card.tsx'
 
 type Problems = Partial<Record<'name' | 'email' | 'password', string>>
 

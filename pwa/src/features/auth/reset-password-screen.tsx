@@ -4,8 +4,8 @@ import { Link, useSearchParams } from 'react-router-dom'
 import { ApiError, messageOf } from '../../session/api-client.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { AuthCard } from '../../ui/auth-card.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
-import { AuthCard } from './auth-card.tsx'
 import { NewPasswordForm } from './new-password-form.tsx'
 
 const askAgain = (

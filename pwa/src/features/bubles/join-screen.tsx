@@ -14,6 +14,7 @@ import { ApiError, messageOf } from '../../session/api-client.ts'
 import { rememberReturn } from '../../session/return-to.ts'
 import { useApi, useSession } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { AuthCard } from '../../ui/auth-card.tsx'
 import { formatMoment } from '../../ui/format.ts'
 import { InvitePreviewCard } from '../../ui/invite-preview-card.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
@@ -23,24 +24,8 @@ import { JoinConfirmDialog } from './join-confirm.tsx'
 import { previewFailure, previewPath } from './join-invite.ts'
 import './invites.css'
 
-/** The centred card of the public pages. */
-function JoinCard({ children }: { children: ReactNode }) {
-  return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <Link to="/" className="brand brand-large" aria-label="Buble home">
-          <img src="/icons/icon.svg" alt="" width="40" height="40" />
-          <span>Buble</span>
-        </Link>
-        <h1>{JOIN_TEXTS.pageTitle}</h1>
-        {children}
-      </div>
-      <p className="auth-legal">
-        <Link to="/privacy">Privacy policy</Link>
-      </p>
-    </main>
-  )
-}
+/** The join page's card: the centred card of the signed-out pages. */
+const JoinCard = ({ children }: { children: ReactNode }) => <AuthCard title={JOIN_TEXTS.pageTitle}>{children}</AuthCard>
 
 export function JoinScreen() {
   useDocumentTitle(JOIN_TEXTS.pageTitle)

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
-import './auth.css'
+import './auth-card.css'
 
 /** The centred card the signed-out pages share. */
 export function AuthCard({
