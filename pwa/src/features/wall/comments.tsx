@@ -6,6 +6,7 @@ import { type LocalComment, useComments, type WallActions } from '../../data/wal
 import { Avatar } from '../../ui/avatar.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { EditTextForm } from '../../ui/edit-text-form.tsx'
+import { ItemActions } from '../../ui/item-actions.tsx'
 import { LinkedText } from '../../ui/linked-text.tsx'
 import { RelativeTime } from '../../ui/relative-time.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
@@ -117,24 +118,15 @@ function CommentItem({ comment, mayEdit, mayDelete, now, actions, onDelete }: Co
         ) : (
           <LinkedText text={comment.content} className="comment-text" />
         )}
-        {(mayEdit || mayDelete) && !editing && (
-          <div className="item-actions">
-            {mayEdit && (
-              <button ref={editButton} type="button" className="link-button" onClick={() => setEditing(true)}>
-                Edit <span className="visually-hidden">comment</span>
-              </button>
-            )}
-            {mayDelete && (
-              <button
-                type="button"
-                className="link-button link-button-danger"
-                aria-haspopup="dialog"
-                onClick={onDelete}
-              >
-                Delete <span className="visually-hidden">comment</span>
-              </button>
-            )}
-          </div>
+        {!editing && (
+          <ItemActions
+            what="comment"
+            mayEdit={mayEdit}
+            mayDelete={mayDelete}
+            editRef={editButton}
+            onEdit={() => setEditing(true)}
+            onDelete={onDelete}
+          />
         )}
       </div>
     </li>

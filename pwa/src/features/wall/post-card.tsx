@@ -7,6 +7,7 @@ import { Avatar } from '../../ui/avatar.tsx'
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { EditTextForm } from '../../ui/edit-text-form.tsx'
 import { plural } from '../../ui/format.ts'
+import { ItemActions } from '../../ui/item-actions.tsx'
 import { LinkedText } from '../../ui/linked-text.tsx'
 import { ReactionPicker } from '../../ui/reaction-picker.tsx'
 import { RelativeTime } from '../../ui/relative-time.tsx'
@@ -58,24 +59,16 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
             {post._pending && <span className="pending-mark">Sending…</span>}
           </span>
         </div>
-        {(mayEdit || mayDelete) && !editing && (
-          <div className="item-actions post-actions">
-            {mayEdit && (
-              <button ref={editButton} type="button" className="link-button" onClick={() => setEditing(true)}>
-                Edit <span className="visually-hidden">post</span>
-              </button>
-            )}
-            {mayDelete && (
-              <button
-                type="button"
-                className="link-button link-button-danger"
-                aria-haspopup="dialog"
-                onClick={() => setDeleting(true)}
-              >
-                Delete <span className="visually-hidden">post</span>
-              </button>
-            )}
-          </div>
+        {!editing && (
+          <ItemActions
+            className="item-actions post-actions"
+            what="post"
+            mayEdit={mayEdit}
+            mayDelete={mayDelete}
+            editRef={editButton}
+            onEdit={() => setEditing(true)}
+            onDelete={() => setDeleting(true)}
+          />
         )}
       </header>
 
