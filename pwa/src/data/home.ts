@@ -10,6 +10,7 @@ import { currentMemberRefs } from './authors.ts'
 import type { LocalBuble } from './bubles.ts'
 import { useDevice } from './data-context.tsx'
 import type { DeviceDb } from './device-db.ts'
+import { unreadOnDevice } from './unread-elsewhere.ts'
 
 /** What happened: the kinds of row the home card can name. */
 export type ActivityKind = 'chat' | 'image' | 'post' | 'comment' | 'event' | 'poll' | 'story' | 'joined'
@@ -154,11 +155,6 @@ export function useHome(): HomeBuble[] | undefined {
 /** Every buble's unread counters added up, live; undefined while loading. */
 export function useUnreadTotal(): number | undefined {
   const { db } = useDevice()
-  const total = useLiveQuery(async () => {
-    const [bubles, rows] = await Promise.all([db.bubles.toCollection().primaryKeys(), db.unread.toArray()])
-    // Counters of a buble already gone from the device (left, deleted) count for nothing.
-    const here = new Set(bubles.map(String))
-    return totalUnread(rows.filter((row) => here.has(String(row.buble_id))) as { unreadCount?: unknown }[])
-  }, [db])
+  const total = useLiveQuery(() => unreadOnDevice(db), [db])
   return total
 }

@@ -22,17 +22,24 @@ const browserDatabases: DeviceDatabases = {
   open: (name) => openDeviceDb(name),
 }
 
+/**
+ * The device's unread counters added up, by the rule the app badges with: counters of a buble no longer
+ * on the device (left, deleted) count for nothing; `except` leaves one buble out.
+ */
+export async function unreadOnDevice(db: DeviceDb, except?: string): Promise<number> {
+  const [bubles, rows] = await Promise.all([db.bubles.toCollection().primaryKeys(), db.unread.toArray()])
+  const here = new Set(bubles.map(String))
+  if (except !== undefined) here.delete(except)
+  return totalUnread(rows.filter((row) => here.has(String(row.buble_id))) as { unreadCount?: unknown }[])
+}
+
 /** Unread counters of every buble on the device but `bubleId`, added up; 0 when no device holds it. */
 export async function unreadElsewhere(bubleId: string, databases: DeviceDatabases = browserDatabases): Promise<number> {
   const names = (await databases.list()).flatMap(({ name }) => (name?.startsWith(PREFIX) ? [name] : []))
   for (const name of names) {
     const db = databases.open(name)
     try {
-      if (!(await db.bubles.get(bubleId))) continue
-      const [bubles, rows] = await Promise.all([db.bubles.toCollection().primaryKeys(), db.unread.toArray()])
-      const others = new Set(bubles.map(String))
-      others.delete(bubleId)
-      return totalUnread(rows.filter((row) => others.has(String(row.buble_id))) as { unreadCount?: unknown }[])
+      if (await db.bubles.get(bubleId)) return await unreadOnDevice(db, bubleId)
     } finally {
       db.close()
     }
