@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config'
 
-// Three server processes cannot share the embedded PGlite: the cluster test runs only against PostgreSQL
-// (scripts/test.mjs says in one loud line when it is left out).
-const needsPostgres = ['src/testing/cluster.test.ts']
+// Three server processes cannot share the embedded PGlite, nor can writes in flight beside a pull
+// (one connection): these run only against PostgreSQL (scripts/test.mjs says in one loud line when
+// they are left out).
+const needsPostgres = ['src/testing/cluster.test.ts', 'src/features/sync/settled-pull.test.ts']
 
 export default defineConfig({
   test: {

@@ -1,6 +1,7 @@
 /**
  * `npm run bench:cluster` (issue 22 §3): chat-send and wall-page-1 through 1, 2 and 3 API nodes
- * behind the round-robin proxy of the cluster test (api/src/testing/cluster.ts), on one PostgreSQL
+ * behind the round-robin proxy of the cluster test (api/src/testing/cluster.ts), and `push-parallel`
+ * (issue 22 §1: 8 devices, a buble each, batches of 100 at once) spread over 1 and then 3 nodes, on one PostgreSQL
  * database (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local buble_test server; a fresh
  * database is made and dropped). Three nodes start once; the proxy sends each run to the first 1,
  * 2 or 3 of them. Prints req/s, p50 and p99 per scenario and node count.
@@ -8,18 +9,21 @@
  * On this 2-core machine the nodes, the proxy (one Node process), autocannon and PostgreSQL share
  * two cores: more nodes cannot add CPU, so the figures show what the extra processes cost, not what
  * they gain. Knobs: BENCH_DURATION (s each measured run, default 5), BENCH_WARMUP (s, default 2),
- * BENCH_CONNECTIONS (default 50), BENCH_WALL_POSTS (the wall's posts, default 100,000).
+ * BENCH_CONNECTIONS (default 50), BENCH_WALL_POSTS (the wall's posts, default 100,000),
+ * BENCH_PUSH_ROUNDS (push-parallel's rounds per device, default 10).
  */
 
 import autocannon from 'autocannon'
 import { startCluster, startProxy } from '../src/testing/cluster.ts'
 import { seedBusyBuble } from './device.ts'
+import { runPushParallel } from './push-parallel.ts'
 import { seedWall } from './seed-wall.ts'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const WALL_POSTS = Number(process.env.BENCH_WALL_POSTS ?? 100_000)
+const PUSH_ROUNDS = Number(process.env.BENCH_PUSH_ROUNDS ?? 10)
 process.env.TEST_DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/buble_test'
 
@@ -112,6 +116,19 @@ async function main() {
             )} req/s  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms${failed ? `  FAILED ${failed}` : ''}\n`,
         )
       }
+    }
+    // Writes: each device's batches go to the nodes in turn (1 node, then all 3), straight to them.
+    for (const nodes of [1, 3]) {
+      const result = await runPushParallel({
+        baseUrls: cluster.nodes.slice(0, nodes).map((node) => node.url),
+        databaseUrl: cluster.database.url,
+        dataDir: cluster.dataDir,
+        rounds: PUSH_ROUNDS,
+      })
+      process.stdout.write(
+        `${'push-parallel'.padEnd(12)} ${nodes} node${nodes > 1 ? 's' : ' '}  ${result.figure}${result.error ? `  FAILED ${result.error}` : ''}\n`,
+      )
+      if (result.error) runs.push({ scenario: 'push-parallel', nodes, rps: 0, p50: 0, p99: 0, failed: 1 })
     }
     const served = proxy.served.map((count, node) => `node ${node}: ${count}`).join(', ')
     process.stdout.write(`requests per node (all runs): ${served}\n`)

@@ -2,8 +2,8 @@
  * Issue 22's write-throughput benchmark, `push-parallel`: 8 devices, each its own user owning its
  * own buble, push full batches (100 new mutations: posts and chat messages, alternating) at the
  * same time, `BENCH_PUSH_ROUNDS` rounds each (default 10) after one warm-up round. Different
- * bubles share nothing but the server, so any queuing between them is the write path's own (today:
- * the one version lock a push holds for its whole batch).
+ * bubles share nothing but the server, so any queuing between them is the write path's own (before
+ * decision 91: the one version lock a push held for its whole batch; since, none).
  *
  * The devices' users and bubles are seeded in PostgreSQL and their tokens signed with the server's
  * secret (no sign-up's argon2 measured). Requests go round-robin over the base URLs given (one node

@@ -249,7 +249,7 @@ const SCENARIOS: Scenario[] = [
   },
   notModified('polls'),
   {
-    // Issue 11: a member of a buble of 100 sends a chat message (one sync write: the version lock,
+    // Issue 11: a member of a buble of 100 sends a chat message (one sync write: the buble's lock,
     // the insert, the buble's stamp and a NOTIFY).
     name: 'chat-send',
     method: 'POST',

@@ -159,7 +159,7 @@ export async function seedAdminData(
            else ${rolePermissionsSql('member')} end,
          v, v
        from (select b.id as buble_id, u.id as user_id, case when u.k <= $1 then 'owner' else 'member' end as role,
-                    nextval('sync_version') as v
+                    buble_next_version() as v
              from admin_users u join admin_bubles b on b.k = 1 + (u.k - 1) % $1 order by u.k) m`,
       [bubles],
     )
@@ -170,13 +170,13 @@ export async function seedAdminData(
               case when g % 100 = 0 then $4::text
                 else (${textArray(SENTENCES)})[1 + g % ${SENTENCES.length}] || ' (' || g || ')' end,
               1 + (g - 1) / $2::int, now() - ($1::int - g) * interval '30 seconds', v, v
-       from (select g, nextval('sync_version') as v from generate_series(1, $1::int) g) s
+       from (select g, buble_next_version() as v from generate_series(1, $1::int) g) s
        join admin_bubles b on b.k = 1 + (g - 1) % $2::int
        join admin_users u on u.k = b.k + $2::int * ((g * 7) % $3::int)`,
       [posts, bubles, perBuble, SEARCHED_SENTENCE],
     )
     await client.query(
-      `update bubles set changed_version = nextval('sync_version') where id in (select id from admin_bubles)`,
+      `update bubles set changed_version = buble_next_version() where id in (select id from admin_bubles)`,
     )
   })
   return seeded
@@ -199,7 +199,7 @@ export async function seedMemberPosts(ctx: DeviceContext, posts: number): Promis
     await client.query(
       `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
        values ($1, $2, 'owner', ${rolePermissionsSql('owner')},
-               nextval('sync_version'), currval('sync_version'))`,
+               buble_next_version(), currval('sync_version'))`,
       [bubleId, ctx.userId],
     )
     await client.query(
@@ -207,10 +207,10 @@ export async function seedMemberPosts(ctx: DeviceContext, posts: number): Promis
        select gen_random_uuid(), $1, $2,
               (${textArray(SENTENCES)})[1 + g % ${SENTENCES.length}] || ' Inlägg ' || g || ': ' || repeat('lorem ipsum ', 1 + g % 12),
               g, now() - ($3::int - g) * interval '10 minutes', v, v
-       from (select g, nextval('sync_version') as v from generate_series(1, $3::int) g) s`,
+       from (select g, buble_next_version() as v from generate_series(1, $3::int) g) s`,
       [bubleId, ctx.userId, posts],
     )
-    await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
+    await client.query(`update bubles set changed_version = buble_next_version() where id = $1`, [bubleId])
   })
   return bubleId
 }

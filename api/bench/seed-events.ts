@@ -27,14 +27,14 @@ export async function seedEventsAndPolls(
       `insert into events (id, buble_id, creator_id, title, description, location, event_time, created_at, updated_at, added_version, version)
        select gen_random_uuid(), $1, p.user_id, 'Seeded event ' || g, 'What to bring for event ' || g || ': ' || repeat('snacks ', 4),
               'Community hall ' || (g % 7), now() + (g - $2 / 2) * interval '3 hours', now(), now(), v, v
-       from (select g, nextval('sync_version') as v from generate_series(1, $2) g) s
+       from (select g, buble_next_version() as v from generate_series(1, $2) g) s
        join people p on p.k = 1 + (g % $3)`,
       [bubleId, events, people],
     )
     await client.query(
       `insert into polls (id, buble_id, creator_id, question, created_at, added_version, version)
        select gen_random_uuid(), $1, p.user_id, 'Seeded question ' || g || '?', now() - ($2 - g) * interval '1 minute', v, v
-       from (select g, nextval('sync_version') as v from generate_series(1, $2) g) s
+       from (select g, buble_next_version() as v from generate_series(1, $2) g) s
        join people p on p.k = 1 + (g % $3)`,
       [bubleId, polls, people],
     )
@@ -69,6 +69,6 @@ export async function seedEventsAndPolls(
       `update polls p set total_votes = (select count(*) from poll_votes v where v.poll_id = p.id) where p.buble_id = $1`,
       [bubleId],
     )
-    await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
+    await client.query(`update bubles set changed_version = buble_next_version() where id = $1`, [bubleId])
   })
 }

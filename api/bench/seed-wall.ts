@@ -31,7 +31,7 @@ export async function seedWall(
        select gen_random_uuid(), $1, a.user_id,
               'Seeded post number ' || g || ': ' || repeat('lorem ipsum ', 8),
               g, now() - ($2 - g) * interval '1 minute', v, v
-       from (select g, nextval('sync_version') as v from generate_series(1, $2) g) s
+       from (select g, buble_next_version() as v from generate_series(1, $2) g) s
        join authors a on a.k = 1 + (g % $3)`,
       [bubleId, posts, authors],
     )
@@ -53,6 +53,6 @@ export async function seedWall(
        on conflict do nothing`,
       [bubleId, reactionsPerPost, authors],
     )
-    await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
+    await client.query(`update bubles set changed_version = buble_next_version() where id = $1`, [bubleId])
   })
 }

@@ -1,13 +1,10 @@
-/** What every bench seed shares: one transaction on PostgreSQL that writes versions in order like any writer. */
+/** What every bench seed shares: one transaction on PostgreSQL whose versions come from `buble_next_version()` like any writer's. */
 
 import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
 import pg from 'pg'
 
-// The version lock of lib/sync-writes.ts: the seed writes versions in order like any writer.
-const VERSION_LOCK = 4_201_201
-
 /**
- * Runs `write` in one transaction holding the version lock, then `maintenance` after the commit
+ * Runs `write` in one transaction (at most 65535 versions, decision 91), then `maintenance` after the commit
  * (planner statistics and the visibility map as autovacuum keeps them on a live database: a bulk
  * load outruns it). Rolls back and rethrows when `write` fails.
  */
@@ -21,7 +18,6 @@ export async function seedTransaction(
   await client.connect()
   try {
     await client.query('begin')
-    await client.query('select pg_advisory_xact_lock($1)', [VERSION_LOCK])
     await write(client)
     await client.query('commit')
     await client.query(maintenance)
@@ -80,9 +76,9 @@ export async function insertMemberships(
      select buble_id, user_id, role,
        case role when 'owner' then ${rolePermissionsSql('owner')} else ${rolePermissionsSql('member')} end,
        v, v
-     from (select buble_id, user_id, role, nextval('sync_version') as v
+     from (select buble_id, user_id, role, buble_next_version() as v
            from unnest($1::uuid[], $2::uuid[], $3::text[]) with ordinality as t(buble_id, user_id, role, n) order by n) m`,
     [rows.bubleIds, rows.userIds, rows.roles],
   )
-  await client.query(`update bubles set changed_version = nextval('sync_version') where id = any($1::uuid[])`, [stamp])
+  await client.query(`update bubles set changed_version = buble_next_version() where id = any($1::uuid[])`, [stamp])
 }

@@ -24,6 +24,7 @@ describe.each(backends())('a write that hangs on %s', (backend: Backend) => {
   let server: ServerProcess
   let token: string
   let bubleId: string
+  let otherBubleId: string
 
   const call = (method: string, path: string, body?: unknown) =>
     fetch(`${server.url}${path}`, {
@@ -31,14 +32,14 @@ describe.each(backends())('a write that hangs on %s', (backend: Backend) => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-  const post = (content: string) =>
+  const post = (content: string, buble = bubleId) =>
     call('POST', '/api/sync/push', {
       clientId: 'hang-device',
       mutations: [
         {
           id: crypto.randomUUID(),
           name: 'post.create',
-          args: { id: crypto.randomUUID(), buble_id: bubleId, content },
+          args: { id: crypto.randomUUID(), buble_id: buble, content },
           createdAt: new Date().toISOString(),
         },
       ],
@@ -62,6 +63,8 @@ describe.each(backends())('a write that hangs on %s', (backend: Backend) => {
     token = ((await registered.json()) as { access_token: string }).access_token
     const made = await call('POST', '/api/bubles', { name: 'Hanging' })
     bubleId = ((await made.json()) as { id: string }).id
+    const other = await call('POST', '/api/bubles', { name: 'Elsewhere' })
+    otherBubleId = ((await other.json()) as { id: string }).id
   }, 90_000)
   afterAll(async () => {
     await server?.stop()
@@ -69,15 +72,19 @@ describe.each(backends())('a write that hangs on %s', (backend: Backend) => {
   })
 
   if (backend === 'postgres')
-    test('other writes answer 503 within seconds while it holds the lock, reads go on, and the pool heals once the session is ended', async () => {
+    test('writes in its buble answer 503 within seconds while it holds the buble, writes elsewhere and reads go on, and the pool heals once the session is ended', async () => {
       void post(HANG).catch(() => {})
-      // The hung write holds the version lock: a write waiting for it gives up after lock_timeout.
+      // The hung write holds its buble: a write there waiting for it gives up after lock_timeout.
       await expect.poll(async () => (await post('waits for the lock')).status, { timeout: 10_000 }).toBe(503)
       const busy = await post('waits again')
       expect(busy.status).toBe(503)
       expect(busy.headers.get('retry-after')).toBe('2')
       expect(await busy.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' })
       expect((await call('GET', '/api/bubles')).status).toBe(200)
+      // No lock is global: a write in another buble goes through at once.
+      const elsewhere = await post('in another buble', otherBubleId)
+      expect(elsewhere.status).toBe(200)
+      expect(((await elsewhere.json()) as { results: { status: string }[] }).results[0]!.status).toBe('applied')
       // idle_in_transaction_session_timeout ends the hung session and frees its lock: writes work again.
       await expect.poll(async () => (await post('after the healing')).status, { timeout: 20_000 }).toBe(200)
     }, 60_000)

@@ -7,7 +7,6 @@ import {
   index,
   integer,
   jsonb,
-  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -19,13 +18,11 @@ import {
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
 /**
- * The one sequence every synced row's `version` comes from (CONTRACT §5). Versions are taken under
- * a transaction-scoped advisory lock (lib/sync-writes.ts), so they become visible in order.
+ * A synced row's version (CONTRACT §5): set on insert by default, and on every update by the service
+ * that writes it (`NEXT_VERSION`). `buble_next_version()` (migration 0011, decision 91) makes it from the
+ * writing transaction's id, so versions need no lock and a pull reads only those that have settled.
  */
-export const syncVersion = pgSequence('sync_version')
-
-/** A synced row's version: set on insert by default, and on every update by the service that writes it. */
-const version = () => bigint('version', { mode: 'number' }).notNull().default(sql`nextval('sync_version')`)
+const version = () => bigint('version', { mode: 'number' }).notNull().default(sql`buble_next_version()`)
 
 export const users = pgTable(
   'users',

@@ -12,7 +12,7 @@ import type { Executor } from '../db/client.ts'
 import { claimId } from './entity-ids.ts'
 import { forbidden } from './errors.ts'
 import { type MembershipRow, memberActorOf, requireMembershipOr } from './memberships.ts'
-import { NEXT_VERSION, type SyncWriter } from './sync-writes.ts'
+import { NEXT_VERSION, openWrite, type SyncWriter } from './sync-writes.ts'
 
 /** A synced content table: rows with an id, in a buble, and a version moved on every update. */
 type ContentTable = PgTable & { id: AnyPgColumn; bubleId: AnyPgColumn; version: AnyPgColumn }
@@ -45,8 +45,12 @@ export function contentKit<T extends ContentTable>({ table, kind, notFound, auth
 
   /** The row and the caller's member row in its buble; the same 404 for a missing row and an outsider. */
   async function forMember(tx: Executor, id: string, userId: string): Promise<{ row: RowOf<T>; me: MembershipRow }> {
-    const row = await find(tx, id)
-    return { row, me: await requireMembershipOr(tx, row.bubleId, userId, notFound) }
+    const first = await find(tx, id)
+    // Inside a sync write the membership check locks the buble (lib/memberships.ts): once it is
+    // held, the row is read again, as another write in the buble may have changed it meanwhile.
+    const locking = openWrite()?.holds(first.bubleId) === false
+    const me = await requireMembershipOr(tx, first.bubleId, userId, notFound)
+    return { row: locking ? await find(tx, id) : first, me }
   }
 
   /** Whether the member `me` may edit or delete the row (shared/permissions.ts `mayOnContent`). */

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm'
 import type { Executor } from '../db/client.ts'
 import { memberships } from '../db/schema.ts'
 import { notFound } from './errors.ts'
+import { openWrite } from './sync-writes.ts'
 
 export type MembershipRow = typeof memberships.$inferSelect
 
@@ -16,11 +17,19 @@ export const memberNotFound = () => notFound(MEMBER_MESSAGES.memberNotFound)
 /** The id of a `member` change: `<buble_id>:<user_id>`, so a device can name a row it makes offline. */
 export const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`
 
+/**
+ * The member row of a user in a buble. Inside a sync write, it first locks the buble's row (once
+ * per write): writes in one buble run one at a time, so what a write checks (a role, a
+ * vote, a code's uses) holds until it commits, while writes in other bubles go on (decision 91).
+ */
 export async function findMembership(
   db: Executor,
   bubleId: string,
   userId: string,
 ): Promise<MembershipRow | undefined> {
+  // The lock first, on its own: a statement that waited for it reads from the snapshot it took
+  // before waiting, so the member row must be read by the next one.
+  await openWrite()?.enter(bubleId)
   const [row] = await db
     .select()
     .from(memberships)

@@ -1,8 +1,19 @@
 import { sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { backends, openTestDatabase, type TestDatabase } from '../testing/databases.ts'
-import { notifyPayloads, SYNC_CHANNEL, syncWrite } from './sync-writes.ts'
+import {
+  ISSUED_VERSION_BOUND,
+  notifyPayloads,
+  SETTLED_VERSION,
+  SYNC_CHANNEL,
+  SyncWriter,
+  syncWrite,
+} from './sync-writes.ts'
+
+/** The settled version's SQL as text, for a plain pg client. */
+const SETTLED_SQL = new PgDialect().sqlToQuery(SETTLED_VERSION).sql
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void
@@ -60,70 +71,90 @@ describe.each(backends())('sync writes on %s', (backend) => {
     expect(payloads.flatMap((p) => JSON.parse(p))).toEqual(pokes)
   })
 
-  test('a write that only pokes takes no version lock and stamps nothing', async () => {
-    const before = rowsOf<{ v: string }>(await database.db.execute(sql`select last_value as v from sync_version`))[0]!.v
-    await syncWrite(
-      database.db,
-      async (w) =>
-        w.userChanged('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'unread'),
-      { lateLock: true },
+  test("a write's versions are its transaction id times 65536 plus a count: they rise, never tie, and a savepoint rolled back gives its numbers back", async () => {
+    const seen = await syncWrite(database.db, async (w) => {
+      const xid = Number(rowsOf<{ x: string }>(await w.tx.execute(sql`select pg_current_xact_id()::text as x`))[0]!.x)
+      const first = await w.takeVersion()
+      const second = await w.takeVersion()
+      const undone = await w.tx
+        .transaction(async (savepoint) => {
+          await new SyncWriter(savepoint).takeVersion()
+          throw new Error('rolled back')
+        })
+        .catch(() => 'rolled back')
+      const third = await w.takeVersion()
+      return { xid, first, second, undone, third }
+    })
+    expect(seen.first).toBe(seen.xid * 65536 + 1)
+    expect(seen.second).toBe(seen.first + 1)
+    expect(seen.undone).toBe('rolled back')
+    expect(seen.third).toBe(seen.second + 1)
+    // The next write starts a block of its own, above.
+    const next = await syncWrite(database.db, (w) => w.takeVersion())
+    expect(next).toBeGreaterThan(seen.third)
+    expect(next % 65536).toBe(1)
+  })
+
+  test('what has settled: every version of a committed write, and no more than the issued bound', async () => {
+    const version = await syncWrite(database.db, (w) => w.takeVersion())
+    const [row] = rowsOf<{ settled: string; bound: string }>(
+      await database.db.execute(sql`select ${SETTLED_VERSION} as settled, ${ISSUED_VERSION_BOUND} as bound`),
     )
-    const after = rowsOf<{ v: string }>(await database.db.execute(sql`select last_value as v from sync_version`))[0]!.v
-    expect(after).toBe(before)
+    expect(Number(row!.settled)).toBeGreaterThanOrEqual(version)
+    expect(Number(row!.bound)).toBeGreaterThan(Number(row!.settled))
   })
 })
 
 // Concurrency needs two connections: PGlite has one.
 if (backends().includes('postgres')) {
-  describe('the version lock on PostgreSQL', () => {
+  describe('writes without a lock on PostgreSQL', () => {
     let database: TestDatabase
     beforeAll(async () => {
       database = await openTestDatabase('postgres')
     })
     afterAll(() => database?.close())
 
-    test('a lateLock write holds the version lock only from its first version on, and its version follows writes that committed meanwhile', async () => {
+    test('a write that stays open holds back neither another write nor its commit, only what a pull may read: the settled version stays below its own until it commits', async () => {
       const watcher = new pg.Client({ connectionString: database.url })
       await watcher.connect()
-      const versionLockHeld = async () =>
-        Number(
-          (
-            await watcher.query(
-              "select count(*) as n from pg_locks where locktype = 'advisory' and objid = 4201201 and granted",
-            )
-          ).rows[0].n,
-        )
+      const settled = async () => Number((await watcher.query(`select ${SETTLED_SQL} as v`)).rows[0].v)
       try {
-        const checking = deferred()
-        const goOn = deferred()
-        const versioned = deferred()
+        const versioned = deferred<number>()
         const finish = deferred()
-        const late = syncWrite(
-          database.db,
-          async (w) => {
-            await w.tx.execute(sql`select 1`)
-            checking.resolve()
-            await goOn.promise
-            const version = await w.takeVersion()
-            versioned.resolve()
-            await finish.promise
-            return version
-          },
-          { lateLock: true },
-        )
-        await checking.promise
-        expect(await versionLockHeld()).toBe(0)
-        // Another writer takes a version and commits while the late one is still checking.
-        const other = await syncWrite(database.db, (w) => w.takeVersion())
-        goOn.resolve()
-        await versioned.promise
-        expect(await versionLockHeld()).toBe(1)
+        const slow = syncWrite(database.db, async (w) => {
+          const version = await w.takeVersion()
+          versioned.resolve(version)
+          await finish.promise
+          return version
+        })
+        const slowVersion = await versioned.promise
+        // Another write takes a version and commits while the slow one is open: nothing waits.
+        const quick = await syncWrite(database.db, (w) => w.takeVersion())
+        expect(quick).toBeGreaterThan(slowVersion)
+        // Committed, but not settled: the slow write may still commit a version below it.
+        expect(await settled()).toBeLessThan(slowVersion)
         finish.resolve()
-        const lateVersion = await late
-        expect(lateVersion).toBeGreaterThan(other)
-        expect(await versionLockHeld()).toBe(0)
+        expect(await slow).toBe(slowVersion)
+        expect(await settled()).toBeGreaterThanOrEqual(quick)
       } finally {
         await watcher.end()
+      }
+    })
+
+    test('an open transaction in another database holds nothing back', async () => {
+      const other = await openTestDatabase('postgres')
+      const stranger = new pg.Client({ connectionString: other.url })
+      await stranger.connect()
+      try {
+        await stranger.query('begin')
+        await stranger.query('select pg_current_xact_id()')
+        const version = await syncWrite(database.db, (w) => w.takeVersion())
+        const [row] = rowsOf<{ v: string }>(await database.db.execute(sql`select ${SETTLED_VERSION} as v`))
+        expect(Number(row!.v)).toBeGreaterThanOrEqual(version)
+        await stranger.query('rollback')
+      } finally {
+        await stranger.end()
+        await other.close()
       }
     })
   })

@@ -1,8 +1,10 @@
 /**
- * The one path for writes to synced tables. A sync write is a transaction that takes the version
- * lock before anything else, so versions become visible in the order they were taken and a pull
- * never skips a row that commits late; it ends by stamping each touched buble's `changed_version`
- * and sending pokes with NOTIFY, which PostgreSQL delivers on commit (and drops on rollback).
+ * The one path for writes to synced tables. A sync write is a transaction whose rows take their
+ * versions from its own transaction id (`buble_next_version()`, decision 91): no lock, so writes in
+ * different bubles never wait for one another, and a pull reads only versions that have settled
+ * (`SETTLED_VERSION`), so it never skips a row that commits late. It ends by stamping each touched
+ * buble's `changed_version` (the buble's row lock: writes in one buble commit one after another) and
+ * sending pokes with NOTIFY, which PostgreSQL delivers on commit (and drops on rollback).
  *
  * A service runs its whole body, reads included, inside `syncWrite`. When the push handler already
  * holds a write open for a mutation, the service joins it (AsyncLocalStorage), so the mutation's
@@ -19,13 +21,28 @@ import { afterTransaction } from '../db/write-scope.ts'
 
 /** The NOTIFY channel pokes travel on. */
 export const SYNC_CHANNEL = 'buble_sync'
-/** Serialises version assignment across every API process. */
-const VERSION_LOCK = 4_201_201
 // NOTIFY payloads must stay under 8000 bytes.
 const MAX_NOTIFY_BYTES = 7000
 
-/** Use in `.set({ version: NEXT_VERSION })` on every update of a synced row. */
-export const NEXT_VERSION = sql<number>`nextval('sync_version')`
+/** Use in `.set({ version: NEXT_VERSION })` on every update of a synced row (inserts take it by default). */
+export const NEXT_VERSION = sql<number>`buble_next_version()`
+
+/**
+ * The newest version that has settled, as the statement's snapshot sees it: every version at or
+ * below it belongs to a transaction that has committed (and is visible) or never will; above it, a
+ * transaction still in flight may yet commit one, so a pull stops here (decision 91). It is the
+ * oldest transaction in flight (the snapshot's xmin) times 65536, leaving out transactions of other
+ * databases on the same server, which never write ours (when the server lets us see whose they are).
+ */
+export const SETTLED_VERSION = sql<number>`(select coalesce(min(x::text::bigint),
+    pg_snapshot_xmax(pg_current_snapshot())::text::bigint) * 65536
+  from pg_snapshot_xip(pg_current_snapshot()) as x
+  where not exists (select 1 from pg_stat_activity a
+    where a.backend_xid::text::bigint = x::text::bigint % 4294967296
+      and a.datname is distinct from current_database()))`
+
+/** Above every version issued so far, as the statement's snapshot sees it (a cursor beyond it is not ours). */
+export const ISSUED_VERSION_BOUND = sql<number>`((pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1) * 65536)`
 
 /** "Something changed here": devices of the buble's members (or of one user) pull at once. */
 export interface Poke {
@@ -39,34 +56,29 @@ export class SyncWriter {
   private readonly touched = new Set<string>()
   private readonly pokes = new Map<string, Poke>()
   private readonly after: (() => void)[] = []
+  /** Bubles whose row this write has locked (`enter`): writes in one buble run one at a time. */
+  private readonly entered = new Set<string>()
 
-  private locked: boolean
+  constructor(readonly tx: Tx) {}
 
-  /** `locked`: the version lock is already held (taken at the start of the write). */
-  constructor(
-    readonly tx: Tx,
-    locked = true,
-  ) {
-    this.locked = locked
+  /** Whether this write already holds the buble (see `lib/memberships.ts`). */
+  holds(bubleId: string): boolean {
+    return this.entered.has(bubleId)
   }
 
   /**
-   * Takes the version lock if this write does not hold it yet (a `lateLock` write): call before
-   * writing a synced row with `NEXT_VERSION` or a column default.
+   * Locks the buble's row for the rest of this write, unless it already holds it: from here on, no
+   * other write in that buble runs (a membership check does the same, `lib/memberships.ts`).
    */
-  async lock(): Promise<void> {
-    if (this.locked) return
-    await lockVersions(this.tx)
-    this.locked = true
+  async enter(bubleId: string): Promise<void> {
+    if (this.entered.has(bubleId)) return
+    await this.tx.execute(sql`select 1 from bubles where id = ${bubleId} for no key update`)
+    this.entered.add(bubleId)
   }
 
-  /** A fresh version, for a row that must know its own version as it is written (takes the lock if needed, in the same round trip). */
+  /** A fresh version, for a row that must know its own version as it is written. */
   async takeVersion(): Promise<number> {
-    const query = this.locked
-      ? sql`select nextval('sync_version') as v`
-      : sql`with l as materialized (select pg_advisory_xact_lock(${VERSION_LOCK})) select nextval('sync_version') as v from l`
-    const result = await this.tx.execute<{ v: string }>(query)
-    this.locked = true
+    const result = await this.tx.execute<{ v: string }>(sql`select buble_next_version() as v`)
     return Number((result as unknown as { rows: { v: string }[] }).rows[0]!.v)
   }
 
@@ -79,14 +91,12 @@ export class SyncWriter {
   /** Rows of `entity` in a buble were deleted: their members' devices get a `del` for each. */
   async deleted(entity: Entity, bubleId: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return
-    await this.lock()
     await this.tx.insert(syncTombstones).values(ids.map((id) => ({ entity, entityId: id, bubleId })))
     this.changed(bubleId, entity)
   }
 
   /** A user no longer belongs to a buble: their devices get a `del` of it and forget its content. */
   async forget(userId: string, bubleId: string): Promise<void> {
-    await this.lock()
     await this.tx.insert(syncTombstones).values({ entity: 'buble', entityId: bubleId, bubleId, userId })
     this.poke({ buble_id: bubleId, entity: 'buble', user_id: userId })
   }
@@ -122,7 +132,10 @@ export class SyncWriter {
 
   /** A writer for a savepoint: what it records counts only if `absorb` takes it back. */
   fork(tx: Tx): SyncWriter {
-    return new SyncWriter(tx, this.locked)
+    const child = new SyncWriter(tx)
+    // What the write held before the savepoint it still holds inside it.
+    for (const id of this.entered) child.entered.add(id)
+    return child
   }
 
   /** What this write will have poked, once committed. */
@@ -133,6 +146,7 @@ export class SyncWriter {
   absorb(child: SyncWriter): void {
     for (const id of child.touched) this.touched.add(id)
     for (const [key, poke] of child.pokes) this.pokes.set(key, poke)
+    for (const id of child.entered) this.entered.add(id)
     this.after.push(...child.after.splice(0))
   }
 
@@ -148,11 +162,13 @@ export class SyncWriter {
       if (pokes.length > 0) await this.tx.execute(notify)
       return
     }
-    // A fresh version, above every version this transaction wrote; the stamp and the pokes in one
-    // round trip (a data-modifying WITH runs whether or not it is read).
-    await this.lock()
+    // A fresh version, above every version this transaction wrote (never below the stamp already
+    // there, which a transaction begun later may have left: a stamp only rises); the stamp and the pokes in one
+    // round trip (a data-modifying WITH runs whether or not it is read). The bubles' rows are locked
+    // in one order, so two writes stamping the same bubles cannot deadlock on them.
     await this.tx.execute(
-      sql`with stamped as (update bubles set changed_version = nextval('sync_version') where id = any(${pgUuidArray([...this.touched])}))
+      sql`with locked as (select id from bubles where id = any(${pgUuidArray([...this.touched])}) order by id for no key update),
+        stamped as (update bubles b set changed_version = greatest(b.changed_version, buble_next_version()) from locked where b.id = locked.id)
         ${notify}`,
     )
   }
@@ -162,13 +178,6 @@ export class SyncWriter {
 const notifySql = (pokes: readonly Poke[]): SQL =>
   sql`select pg_notify(${SYNC_CHANNEL}, p.payload)
     from jsonb_array_elements_text(${JSON.stringify(notifyPayloads(pokes))}::jsonb) as p(payload)`
-
-/**
- * The version lock as an SQL expression, for a sync write that is one statement on its own (its own
- * implicit transaction, so the lock is held until it commits): the statement must take it before
- * any version (`with l as materialized (select <this>)`, read before anything else).
- */
-export const VERSION_LOCK_SQL: SQL = sql`pg_advisory_xact_lock(${sql.raw(String(VERSION_LOCK))})`
 
 /** A text literal PostgreSQL reads as uuid[] (drizzle would spread a JS array into a row). */
 export const pgUuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`
@@ -192,6 +201,11 @@ export function notifyPayloads(pokes: readonly Poke[]): string[] {
   return payloads
 }
 
+/** Sends `pokes` to every process now, outside any write (a held-back pull's devices, told to pull again). */
+export async function notifyPokes(db: Db, pokes: readonly Poke[]): Promise<void> {
+  await db.execute(notifySql(pokes))
+}
+
 /** Tells every process that pokes may not cover what changed (tombstones purged, say): caches go, devices pull. */
 export async function announceResync(tx: Tx): Promise<void> {
   await tx.execute(sql`select pg_notify(${SYNC_CHANNEL}, ${JSON.stringify([{ resync: true }])})`)
@@ -199,16 +213,10 @@ export async function announceResync(tx: Tx): Promise<void> {
 
 const ambient = new AsyncLocalStorage<SyncWriter>()
 
-/** Takes the version lock in an open transaction: do this before any write to a synced table. */
-export async function lockVersions(tx: Tx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${VERSION_LOCK})`)
-}
-
 /** Runs `fn` as a sync write in an already open transaction (a job's, say), and flushes it. */
 export async function syncWriteIn<T>(tx: Tx, fn: (w: SyncWriter) => Promise<T>): Promise<T> {
   const current = ambient.getStore()
   if (current) return fn(current)
-  await lockVersions(tx)
   const writer = new SyncWriter(tx)
   const result = await ambient.run(writer, () => fn(writer))
   await writer.flush()
@@ -230,8 +238,8 @@ export function onCommitted(listener: (pokes: readonly Poke[]) => void): () => v
 
 /**
  * A sync write done as one statement outside any transaction (one round trip: no BEGIN, no
- * COMMIT), prepared once per connection as `name`. The statement does it all itself: takes
- * `VERSION_LOCK_SQL` first, writes its rows with fresh versions, stamps the bubles it touched with
+ * COMMIT), prepared once per connection as `name`. The statement does it all itself: writes its
+ * rows with fresh versions (`buble_next_version()`), stamps the bubles it touched with
  * the newest of them and sends `pokes` with `pg_notify` (payloads from `notifyPayloads`). Once it
  * has run (committed), this process's own listeners hear `pokes`, as after `syncWrite`.
  */
@@ -242,38 +250,49 @@ export async function syncStatement<R>(db: Db, name: string, statement: SQL, pok
   return rows
 }
 
-export interface SyncWriteOptions {
-  /**
-   * Take the version lock only when the write first needs a version (`w.takeVersion()`,
-   * `w.lock()`, the flush), so the checks before it (membership, ids, references) run without
-   * holding every other writer back. Only for a `fn` that writes synced rows with versions from
-   * `w.takeVersion()` or after `await w.lock()`, never with `NEXT_VERSION` before either.
-   */
-  lateLock?: boolean
+/** Times a sync write is tried when PostgreSQL picks it as a deadlock's or a serialization failure's victim. */
+const WRITE_ATTEMPTS = 4
+
+/** A deadlock or a serialization failure: PostgreSQL rolled the transaction back, and trying it again succeeds. */
+export function isRetryableWrite(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (code === '40P01' || code === '40001') return true
+  }
+  return false
 }
 
-/** Runs `fn` as a sync write: in the write already open in this async context, else in a new transaction. */
-export async function syncWrite<T>(
-  db: Db,
-  fn: (w: SyncWriter) => Promise<T>,
-  options: SyncWriteOptions = {},
-): Promise<T> {
+/**
+ * Runs `fn` as a sync write: in the write already open in this async context, else in a new
+ * transaction. Without a global lock, two writes may lock rows in opposite orders (a buble and a
+ * member row, say): PostgreSQL then rolls one back, and it is run again from the start (`fn` keeps
+ * its effects inside the transaction or in `afterCommit`, so running it again is safe).
+ */
+export async function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): Promise<T> {
   const current = ambient.getStore()
   if (current) return fn(current)
-  let writer: SyncWriter | undefined
-  const result = await db.transaction(async (tx) => {
-    if (!options.lateLock) await lockVersions(tx)
-    writer = new SyncWriter(tx, !options.lateLock)
-    const w = writer
-    const answer = await ambient.run(w, () => fn(w))
-    await w.flush()
-    return answer
-  })
-  const pokes = writer?.poked() ?? []
-  if (pokes.length > 0) for (const listener of committedListeners) listener(pokes)
-  writer?.committed()
-  return result
+  for (let attempt = 1; ; attempt++) {
+    let writer: SyncWriter | undefined
+    try {
+      const result = await db.transaction(async (tx) => {
+        writer = new SyncWriter(tx)
+        const w = writer
+        const answer = await ambient.run(w, () => fn(w))
+        await w.flush()
+        return answer
+      })
+      const pokes = writer?.poked() ?? []
+      if (pokes.length > 0) for (const listener of committedListeners) listener(pokes)
+      writer?.committed()
+      return result
+    } catch (err) {
+      if (attempt >= WRITE_ATTEMPTS || !isRetryableWrite(err)) throw err
+    }
+  }
 }
+
+/** The sync write open in this async context, if any. */
+export const openWrite = (): SyncWriter | undefined => ambient.getStore()
 
 /** Whether a sync write is open in this async context (a push's mutation): a service called there joins it. */
 export const inSyncWrite = (): boolean => ambient.getStore() !== undefined

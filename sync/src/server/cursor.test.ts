@@ -121,7 +121,7 @@ describe('advancing', () => {
 })
 
 describe('which cursors are ours', () => {
-  const state = { epoch: 'e', maxVersion: 1000, horizon: 0 }
+  const state = { epoch: 'e', maxVersion: 1000, settled: 1000, horizon: 0 }
   test('one of this epoch, not from its future', () => {
     expect(isUsable(at(500), state)).toBe(true)
     expect(isUsable({ ...at(500), epoch: 'other' }, state)).toBe(false)

@@ -33,8 +33,13 @@ export interface MemberBuble {
 /** What the server knows of its own sync history. */
 export interface SyncState {
   epoch: string
-  /** The newest version ever issued. */
+  /** Above every version issued so far: a cursor beyond it comes from another database. */
   maxVersion: number
+  /**
+   * Every version at or below it has committed or never will (the rest may still be in flight):
+   * a pull reads no further, so a change that commits late is never passed over.
+   */
+  settled: number
   /** Tombstones up to this version have been purged. */
   horizon: number
 }

@@ -36,6 +36,8 @@ export interface ScanRequest {
   memberOf: readonly string[]
   /** Lower bound (exclusive) of the caller's own changes: bubles they lost. */
   userLower: number
+  /** Upper bound (inclusive) of every change: the settled version (`SyncState.settled`). */
+  upper: number
   limit: number
 }
 
@@ -62,7 +64,15 @@ export interface PullStore {
   derive?(rows: readonly ScannedChange[], userId: string): ScannedChange[]
   /** Runs `fn` over one consistent snapshot of the database. */
   snapshot<T>(fn: (store: PullStore) => Promise<T>): Promise<T>
+  /**
+   * A pull had to stop short of changes already committed, held back by a write still in flight:
+   * the caller's devices are to be told to pull again once versions up to `version` have settled.
+   */
+  unsettled?(userId: string, bubleId: string | null, version: number): void
 }
+
+/** How long a pull waits, at most, for writes in flight that hold back what it can read (ms, one wait after another). */
+const SETTLE_WAITS = [2, 5, 10, 20, 40, 80, 150]
 
 /** Remembers cursors found up to date, so asking again needs no read (see the api's quiet cache). */
 export interface QuietCache {
@@ -100,12 +110,24 @@ export async function pull(
       )
     return quick
   }
-  return store.snapshot(async (snap) => {
-    const outline = await snap.outline(userId)
-    const { cursor, reset } = readCursor(query.cursor, outline.state)
-    const page = await readPage(snap, userId, settle(cursor, outline.bubles), outline, query.limit)
-    return reset ? { ...page, reset: true } : page
-  })
+  // Writes commit out of version order: what committed after a write still in flight waits for it.
+  // It is usually a matter of milliseconds, so the pull waits a little, then answers what has
+  // settled and has the devices told to pull again when the rest has.
+  for (let attempt = 0; ; attempt++) {
+    const { page, pending } = await store.snapshot(async (snap) => {
+      const outline = await snap.outline(userId)
+      const { cursor, reset } = readCursor(query.cursor, outline.state)
+      const read = await readPage(snap, userId, settle(cursor, outline.bubles), outline, query.limit)
+      return { page: reset ? { ...read.page, reset: true } : read.page, pending: read.pending }
+    })
+    if (!pending) return page
+    const wait = SETTLE_WAITS[attempt]
+    if (wait === undefined) {
+      store.unsettled?.(userId, pending.bubleId, pending.version)
+      return page
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait))
+  }
 }
 
 /** The answer for a device that is up to date, found without a snapshot or a scan; null when there may be changes. */
@@ -118,21 +140,33 @@ function quiet({ state, bubles, userHead }: PullOutline, raw: string | undefined
   return { cursor: raw, hasMore: false, changes: [] }
 }
 
+/** Committed changes a page could not include, because a write still in flight may come before them. */
+interface Pending {
+  /** The newest such version (a change, a buble's stamp, a join). */
+  version: number
+  /** A buble it is in, for the poke that will tell the devices; null for the caller's own changes. */
+  bubleId: string | null
+}
+
 async function readPage(
   store: PullStore,
   userId: string,
   cursor: CursorState,
-  { state, bubles, userHead }: PullOutline,
+  { state, bubles: member, userHead }: PullOutline,
   limit: number,
-): Promise<PullResponse> {
+): Promise<{ page: PullResponse; pending: Pending | null }> {
+  const { settled } = state
+  // A join that has not settled is read once it has (its buble then comes whole).
+  const bubles = member.filter((buble) => buble.joinedVersion <= settled)
   const bounds = bubles
     .map((buble) => ({ id: buble.id, lower: lowerBound(cursor, buble), changed: buble.changedVersion }))
     .filter((buble) => buble.changed > buble.lower)
   const scanned = await store.scan({
     userId,
     bounds,
-    memberOf: bubles.map((buble) => buble.id),
+    memberOf: member.map((buble) => buble.id),
     userLower: cursor.version,
+    upper: settled,
     limit: limit + 1,
   })
   const hasMore = scanned.length > limit
@@ -150,11 +184,15 @@ async function readPage(
       : []
   // A complete answer covers everything committed in this snapshot for the caller, up to each
   // buble's newest stamp and the caller's newest own change, so the next pull of a quiet device
-  // takes the quick path.
+  // takes the quick path; but never beyond what has settled.
   const last = rows.at(-1)?.version ?? 0
-  const reached = hasMore ? last : Math.max(last, userHead, ...bubles.map((buble) => buble.changedVersion))
+  const newest = Math.max(userHead, ...member.map((buble) => Math.max(buble.changedVersion, buble.joinedVersion)))
+  const reached = hasMore ? last : Math.min(settled, Math.max(last, newest))
   const next = advanceCursor(cursor, reached, hasMore, state.horizon)
-  return { cursor: encodeCursor(next), hasMore, changes: [...fresh, ...changes] }
+  const page = { cursor: encodeCursor(next), hasMore, changes: [...fresh, ...changes] }
+  if (hasMore || newest <= settled) return { page, pending: null }
+  const held = member.find((buble) => Math.max(buble.changedVersion, buble.joinedVersion) > settled)
+  return { page, pending: { version: newest, bubleId: held?.id ?? null } }
 }
 
 /** Loads each entity's data (one call per entity), keeping the scan's order; a row gone since the scan is left out. */

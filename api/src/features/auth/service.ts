@@ -19,7 +19,6 @@ import { AppError, conflict, tokenInvalid } from '../../lib/errors.ts'
 import { linkMail } from '../../lib/mail.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
 import { setNewPassword } from '../../lib/revocations.ts'
-import { lockVersions } from '../../lib/sync-writes.ts'
 import { hashOneTimeToken } from '../../lib/tokens.ts'
 
 export const AUTH_MESSAGES = {
@@ -184,9 +183,6 @@ export function authService(
 
     async verifyEmail(token: string): Promise<VerifyEmailResponse> {
       const verified = await db.transaction(async (tx) => {
-        // The version lock before any row lock, as in every sync write: an activation step joins
-        // buble writes, and complete-registration locks this account's rows after that lock too.
-        await lockVersions(tx)
         const userId = await consumeEmailToken(tx, token, 'verify', now())
         if (!userId) return null
         const current = await findUserById(tx, userId)

@@ -531,8 +531,8 @@ describe.each(backends())('e-mail invites on %s', (backend) => {
         let completing: Promise<TestResponse> | undefined
         let verifying: Promise<TestResponse> | undefined
         try {
-          // The version lock of lib/sync-writes.ts: both writes queue behind it, the link first.
-          await holder.query('select pg_advisory_xact_lock(4201201)')
+          // The account's row: both writes queue behind it, the link first.
+          await holder.query('select id from users where email = $1 for update', [email])
           completing = complete(token)
           await holder.waiters(1)
           verifying = h.call('POST', '/api/auth/verify-email', { body: { token: verifyToken } })

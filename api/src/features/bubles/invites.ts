@@ -141,8 +141,8 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
 
   /**
    * verify-email: the address is the registrant's now, so an invite link it held is spent and its
-   * invites become memberships (CONTRACT §6). The caller took the version lock before its first row
-   * lock, as every sync write does (complete-registration locks the same rows in that order).
+   * invites become memberships (CONTRACT §6). Should it and complete-registration lock the same rows
+   * in opposite orders, PostgreSQL rolls one back and it is answered 503, to be tried again.
    */
   const activationStep: ActivationStep = (tx, user) => syncWriteIn(tx, (w) => joinAsInvited(w, user))
 

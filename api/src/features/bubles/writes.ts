@@ -44,7 +44,7 @@ export function membershipWrites(now: () => Date, contentAdded?: ContentAddedBus
       const permissions = `{${ROLE_DEFAULT_PERMISSIONS[role].join(',')}}`
       await w.tx.execute(sql`insert into memberships (buble_id, user_id, role, permissions, joined_at, joined_version, version)
         select ${bubleId}, ${userId}, ${role}, ${permissions}::text[], ${now()}, v, v
-        from (select nextval('sync_version') as v) as next`)
+        from (select buble_next_version() as v) as next`)
       // A new member starts at zero: joining counts as having read everything before (CONTRACT §6).
       // Marks left from an earlier membership go; a buble made just now has none.
       if (!newBuble)

@@ -1,10 +1,10 @@
 /**
  * Group commit for chat sends: messages sent while the previous group is being written go to the
- * database together, in one sync write that is one statement (`syncStatement`: the version lock,
- * the checks, the client ids claimed, the insert, each buble's stamp and poke, and the answers, in
- * one round trip and one commit with its one `fdatasync`), instead of one serialised transaction of
- * eight round trips each. A busy buble's chat is the app's hottest write; one at a time, a commit's
- * disk flush under the version lock capped every process at a few hundred messages a second.
+ * database together, in one sync write that is one statement (`syncStatement`: the checks, the
+ * client ids claimed, the insert, each buble's stamp and poke, and the answers, in one round trip
+ * and one commit with its one `fdatasync`), instead of one transaction of eight round trips each. A
+ * busy buble's chat is the app's hottest write; one at a time, a commit's disk flush (under the
+ * version lock there was then) capped every process at a few hundred messages a second.
  *
  * Only the plain case is grouped: a text message (a reply too) sent outside an open write. The
  * group's statement claims the client ids and keeps only the senders that are members (and replies
@@ -21,7 +21,7 @@ import type { Db } from '../../db/client.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import type { Logger } from '../../lib/log.ts'
-import { notifyPayloads, SYNC_CHANNEL, syncStatement, VERSION_LOCK_SQL } from '../../lib/sync-writes.ts'
+import { notifyPayloads, SYNC_CHANNEL, syncStatement } from '../../lib/sync-writes.ts'
 import { writtenMessagesJson } from './queries.ts'
 
 /** One message waiting for its group. */
@@ -51,13 +51,12 @@ export function createSendGroups(db: Db, log: Logger, hooks: SendGroupHooks) {
   let writing: Promise<unknown> | undefined
 
   /**
-   * The version lock first (`input` reads `l`, everything else reads `input`); then who may send (a
-   * member; a reply to a message of the same buble), the ids claimed, the rows inserted with their
-   * versions, each touched buble stamped with its newest version and poked, and the answers.
+   * Who may send (a member; a reply to a message of the same buble), the ids claimed, the rows
+   * inserted with their versions, each touched buble stamped with its newest version and poked, and
+   * the answers.
    */
-  const groupStatement = (input: string, pokes: string) => sql`with l as materialized (select ${VERSION_LOCK_SQL}),
-    input as materialized (
-      select x.* from l, jsonb_to_recordset(${input}::jsonb) as x(
+  const groupStatement = (input: string, pokes: string) => sql`with input as materialized (
+      select x.* from jsonb_to_recordset(${input}::jsonb) as x(
         n int, id uuid, buble_id uuid, sender_id uuid, content text, type text, reply_to_id uuid, created_at timestamptz)
     ),
     allowed as (
@@ -73,7 +72,7 @@ export function createSendGroups(db: Db, log: Logger, hooks: SendGroupHooks) {
       returning id
     ),
     versioned as (
-      select a.*, nextval('sync_version') as version
+      select a.*, buble_next_version() as version
       from (select a.* from allowed a join claimed c on c.id = a.id order by a.n) a
     ),
     written as (

@@ -114,9 +114,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
   const groups = createSendGroups(database.groupDb, log, { contentAdded: hooks.contentAdded, notificationText })
 
   /**
-   * One message in its own sync write (or the push's open one). The checks run before the version
-   * lock (`lateLock`): under it, only the insert, the stamp and the poke. The answer is read after
-   * the commit.
+   * One message in its own sync write (or the push's open one). The answer is read after the commit.
    */
   async function sendOne(
     user: UserRow,
@@ -125,39 +123,35 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     at: Date = now(),
   ): Promise<Created<ChatMessage>> {
     const { id } = body
-    const sent = await syncWrite(
-      db,
-      async (w) => {
-        await requireMembership(w.tx, bubleId, user.id)
-        // The message sent with this id, only while it is in this buble (of which the caller is a member).
-        if ((await kit.claim(w.tx, id, user.id, eq(chatMessages.bubleId, bubleId))) === 'existing')
-          return { id, created: false }
-        await checkSend(w.tx, bubleId, user.id, body)
-        const version = await w.takeVersion()
-        await w.tx.insert(chatMessages).values({
-          id,
-          bubleId,
-          senderId: user.id,
-          content: body.content,
-          type: body.type,
-          imageUrl: body.image_url ?? null,
-          replyToId: body.reply_to_id ?? null,
-          createdAt: at,
-          addedVersion: version,
-          version,
-        })
-        w.changed(bubleId, 'chat_message')
-        hooks.contentAdded.announce(w, {
-          bubleId,
-          contentType: 'chat',
-          actorId: user.id,
-          title: user.name,
-          body: notificationText(body),
-        })
-        return { id, created: true }
-      },
-      { lateLock: true },
-    )
+    const sent = await syncWrite(db, async (w) => {
+      await requireMembership(w.tx, bubleId, user.id)
+      // The message sent with this id, only while it is in this buble (of which the caller is a member).
+      if ((await kit.claim(w.tx, id, user.id, eq(chatMessages.bubleId, bubleId))) === 'existing')
+        return { id, created: false }
+      await checkSend(w.tx, bubleId, user.id, body)
+      const version = await w.takeVersion()
+      await w.tx.insert(chatMessages).values({
+        id,
+        bubleId,
+        senderId: user.id,
+        content: body.content,
+        type: body.type,
+        imageUrl: body.image_url ?? null,
+        replyToId: body.reply_to_id ?? null,
+        createdAt: at,
+        addedVersion: version,
+        version,
+      })
+      w.changed(bubleId, 'chat_message')
+      hooks.contentAdded.announce(w, {
+        bubleId,
+        contentType: 'chat',
+        actorId: user.id,
+        title: user.name,
+        body: notificationText(body),
+      })
+      return { id, created: true }
+    })
     return { value: await loadMessage(readerAfterWrite(db), sent.id), created: sent.created }
   }
 

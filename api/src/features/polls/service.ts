@@ -63,7 +63,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
         if (!option) throw validationError([{ path: ['poll_option_id'], message: POLL_MESSAGES.optionNotInPoll }])
       }
       const mine = and(eq(pollVotes.pollId, pollId), eq(pollVotes.userId, user.id))
-      // Sync writes run one at a time (the version lock): nothing changes this row meanwhile.
+      // Writes in one buble run one at a time (forMember locked the buble): nothing changes this row meanwhile.
       const [previous] = await w.tx.select({ optionId: pollVotes.optionId }).from(pollVotes).where(mine).limit(1)
       if ((previous?.optionId ?? null) === optionId) return loadPoll(w.tx, pollId, user.id)
       if (previous) {

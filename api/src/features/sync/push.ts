@@ -1,12 +1,16 @@
 /**
- * `POST /api/sync/push` (CONTRACT §5): a batch is one transaction holding the version lock; each
- * mutation in it, in order, is looked up in `applied_mutations` and, if new, written in a
- * savepoint. Its result is stored in the same transaction, so a replay after a crash, a lost
- * answer or a concurrent duplicate (which waits for the lock) finds it and answers the first result
- * without writing again. A mutation succeeds or fails on its own: a refusal, a rate limit, or a
- * fault of the server's own code rolls back its savepoint alone and is stored as its rejection, and
- * the rest of the batch applies. Only a database that cannot serve the batch (down, timed out) fails
- * the whole push, which the device retries as it is. Decision 55.
+ * `POST /api/sync/push` (CONTRACT §5). A batch is cut into groups: each run of consecutive
+ * mutations in one buble (`args.buble_id`) is one transaction, and any other mutation is one on its
+ * own, so a push holds no lock across its batch and writes in different bubles never wait for one
+ * another (decision 91). A group first claims its mutation ids in `applied_mutations`: a concurrent
+ * duplicate waits on the claim, then finds it committed and answers the first result without
+ * writing again; a replay after a crash or a lost answer finds it the same way. Each mutation is
+ * then written in a savepoint, and its result stored with the claim in the same transaction. A
+ * mutation succeeds or fails on its own: a refusal, a rate limit, or a fault of the server's own
+ * code rolls back its savepoint alone and is stored as its rejection, and the rest of the batch
+ * applies. A deadlock or a serialization failure runs the group again (`syncWrite`); a database that cannot serve it
+ * (down, timed out) fails the push, which the device retries as it is: the groups already committed
+ * then answer as duplicates. Decisions 55 and 91.
  */
 
 import { isMutationName, MUTATION_ARGS } from '@buble/shared/mutations'
@@ -18,9 +22,9 @@ import {
   type PushBody,
   type PushResponse,
 } from '@buble/sync/protocol'
-import { inArray } from 'drizzle-orm'
+import { inArray, sql } from 'drizzle-orm'
 import { ZodError } from 'zod'
-import type { Db } from '../../db/client.ts'
+import type { Db, Tx } from '../../db/client.ts'
 import { appliedMutations } from '../../db/schema.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { ID_IN_USE } from '../../lib/entity-ids.ts'
@@ -28,7 +32,7 @@ import { AppError, isDatabaseUnavailable, validationError } from '../../lib/erro
 import type { Logger } from '../../lib/log.ts'
 import { retryAfterSeconds } from '../../lib/rate-limit.ts'
 import type { MutationHandlers } from '../../lib/sync-sources.ts'
-import { type SyncWriter, syncWrite, withWriter } from '../../lib/sync-writes.ts'
+import { isRetryableWrite, type SyncWriter, syncWrite, withWriter } from '../../lib/sync-writes.ts'
 
 type Rejection = { code: string; message: string; retryAfter?: number }
 type Stored = { status: 'applied'; data: unknown } | ({ status: 'rejected' } & Rejection)
@@ -95,14 +99,36 @@ const answer = (id: string, stored: Stored, replay: boolean): MutationResult =>
 export type PushHooks = {
   /** Tests only: runs after a batch commits, before the answer is sent (to simulate a crash). */
   afterCommit?: (mutations: readonly Mutation[]) => Promise<void> | void
-  /** Tests only: runs inside the batch's transaction, after its mutations (to hold it open: a hung write). */
-  duringWrite?: (mutations: readonly Mutation[]) => Promise<void> | void
+  /** Tests only: runs inside each group's transaction, after its mutations (to hold it open: a hung write). */
+  duringWrite?: (mutations: readonly Mutation[], tx: Tx) => Promise<void> | void
 }
 
 type Claim = { userId: string; result: Stored }
 
 /** What `applied_mutations.name` says of a mutation whose name is not one of ours. */
 const UNKNOWN_NAME = '(unknown)'
+
+/** The buble a mutation writes in, when its args name it. */
+const bubleOf = (mutation: Mutation): string | null => {
+  const id = (mutation.args as { buble_id?: unknown } | null | undefined)?.buble_id
+  return typeof id === 'string' ? id : null
+}
+
+/** Consecutive mutations of one buble together; any other mutation alone. In order. */
+export function groupsOf(mutations: readonly Mutation[]): Mutation[][] {
+  const groups: Mutation[][] = []
+  let last: string | null = null
+  for (const mutation of mutations) {
+    const buble = bubleOf(mutation)
+    const current = groups.at(-1)
+    if (current && buble !== null && buble === last) current.push(mutation)
+    else groups.push([mutation])
+    last = buble
+  }
+  return groups
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 
 export function createPushHandler(db: Db, log: Logger, handlers: MutationHandlers, hooks: PushHooks = {}) {
   async function applyOne(w: SyncWriter, user: UserRow, mutation: Mutation): Promise<Stored> {
@@ -118,6 +144,8 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
       })
       return { status: 'applied', data: data ?? null }
     } catch (err) {
+      // A deadlock is not the mutation's fault: the group is tried again.
+      if (isRetryableWrite(err)) throw err
       const rejection = rejectionOf(err)
       if (!rejection) throw err
       if (rejection.code === INTERNAL_REJECTION.code)
@@ -126,22 +154,40 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
     }
   }
 
-  return async function push(user: UserRow, body: PushBody): Promise<PushResponse> {
-    const results = await syncWrite(db, async (w) => {
-      // The version lock is held: a concurrent push of the same mutations waits, then finds them here.
-      const ids = [...new Set(body.mutations.map((mutation) => mutation.id))]
-      const known = new Map<string, Claim>(
-        (
-          await w.tx
-            .select({ id: appliedMutations.id, userId: appliedMutations.userId, result: appliedMutations.result })
-            .from(appliedMutations)
-            .where(inArray(appliedMutations.id, ids))
-        ).map((row) => [row.id, { userId: row.userId, result: row.result as Stored }]),
+  /** One group in one transaction: claims, writes, results. Answers in the group's order. */
+  function writeGroup(user: UserRow, clientId: string, group: readonly Mutation[]): Promise<MutationResult[]> {
+    return syncWrite(db, async (w) => {
+      const ids = [...new Set(group.map((mutation) => mutation.id))]
+      const names = ids.map((id) => {
+        const name = group.find((mutation) => mutation.id === id)!.name
+        // Only a name of ours is stored: any other is recorded as unknown, whatever it holds.
+        return isMutationName(name) ? name : UNKNOWN_NAME
+      })
+      // The claim: an id claimed by a push still in flight waits here for it to end, then is found.
+      const claimed = new Set(
+        rowsOf<{ id: string }>(
+          await w.tx.execute(sql`insert into applied_mutations (id, user_id, client_id, name)
+            select c.id, ${user.id}, ${clientId}, c.name
+            from jsonb_to_recordset(${JSON.stringify(ids.map((id, i) => ({ id, name: names[i] })))}::jsonb) as c(id uuid, name text)
+            on conflict (id) do nothing
+            returning id`),
+        ).map((row) => row.id),
       )
-      const records: (typeof appliedMutations.$inferInsert)[] = []
+      const taken = ids.filter((id) => !claimed.has(id))
+      const known = new Map<string, Claim>(
+        taken.length === 0
+          ? []
+          : (
+              await w.tx
+                .select({ id: appliedMutations.id, userId: appliedMutations.userId, result: appliedMutations.result })
+                .from(appliedMutations)
+                .where(inArray(appliedMutations.id, taken))
+            ).map((row) => [row.id, { userId: row.userId, result: row.result as Stored }]),
+      )
+      const results: { id: string; result: Stored }[] = []
       const answers: MutationResult[] = []
       // In order: a later mutation may depend on an earlier one (a comment on a post made offline).
-      for (const mutation of body.mutations) {
+      for (const mutation of group) {
         const first = known.get(mutation.id)
         if (first) {
           // Another user's mutation id: refused, revealing nothing about it.
@@ -154,16 +200,23 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
         }
         const stored = await applyOne(w, user, mutation)
         known.set(mutation.id, { userId: user.id, result: stored })
-        // Only a name of ours is stored: any other is recorded as unknown, whatever it holds.
-        const name = isMutationName(mutation.name) ? mutation.name : UNKNOWN_NAME
-        records.push({ id: mutation.id, userId: user.id, clientId: body.clientId, name, result: stored })
+        results.push({ id: mutation.id, result: stored })
         answers.push(answer(mutation.id, stored, false))
       }
-      // Committed with the writes: a replay finds them.
-      if (records.length > 0) await w.tx.insert(appliedMutations).values(records)
-      await hooks.duringWrite?.(body.mutations)
+      // Committed with the writes and the claims: a replay finds them.
+      if (results.length > 0)
+        await w.tx.execute(sql`update applied_mutations a set result = r.result
+          from jsonb_to_recordset(${JSON.stringify(results)}::jsonb) as r(id uuid, result jsonb)
+          where a.id = r.id`)
+      await hooks.duringWrite?.(group, w.tx)
       return answers
     })
+  }
+
+  return async function push(user: UserRow, body: PushBody): Promise<PushResponse> {
+    const results: MutationResult[] = []
+    // One group after another: a later group may depend on an earlier one (a post in a buble made offline).
+    for (const group of groupsOf(body.mutations)) results.push(...(await writeGroup(user, body.clientId, group)))
     await hooks.afterCommit?.(body.mutations)
     return { results }
   }

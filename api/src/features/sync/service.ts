@@ -9,6 +9,7 @@ import type { PokeClock } from '../../lib/poke-clock.ts'
 import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { createPushHandler, type PushHooks } from './push.ts'
 import { createQuietCache } from './quiet-cache.ts'
+import { createSettleWatch } from './settle-watch.ts'
 import { createPullStore } from './store.ts'
 
 export type SyncService = ReturnType<typeof syncService>
@@ -20,11 +21,15 @@ export function syncService(
   handlers: MutationHandlers,
   hooks: PushHooks = {},
 ) {
-  const store = createPullStore(db, sources, unreadSources)
+  const watch = createSettleWatch(db, log)
+  const store = createPullStore(db, sources, unreadSources, watch)
   const quietCache = createQuietCache(pokes)
   return {
     push: createPushHandler(db, log, handlers, hooks),
     pull: (user: UserRow, query: PullQuery) => pull(store, user.id, query, quietCache),
-    close: () => quietCache.close(),
+    close: () => {
+      quietCache.close()
+      watch.close()
+    },
   }
 }

@@ -9,7 +9,8 @@ import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
 import { syncMeta } from '../../db/schema.ts'
 import type { SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
-import { pgUuidArray } from '../../lib/sync-writes.ts'
+import { ISSUED_VERSION_BOUND, pgUuidArray, SETTLED_VERSION } from '../../lib/sync-writes.ts'
+import type { SettleWatch } from './settle-watch.ts'
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 
@@ -17,6 +18,7 @@ type OutlineRow = {
   epoch: string
   horizon: string | null
   max: string | number
+  settled: string | number
   userHead: string | number
   bubles: [string, string | number, string | number][] | string
 }
@@ -36,7 +38,8 @@ function outlineQuery(
     .select({
       epoch: syncMeta.value,
       horizon: sql<string | null>`(select value from sync_meta where key = 'horizon')`,
-      max: sql<string>`(select case when is_called then last_value else 0 end from sync_version)`,
+      max: sql<string>`${ISSUED_VERSION_BOUND}`,
+      settled: sql<string>`${SETTLED_VERSION}`,
       userHead: sql<string>`greatest(${sql.join(heads, sql`, `)})`,
       // A primary-key lookup per membership, whatever the number of bubles in the database.
       bubles: sql<OutlineRow['bubles']>`(select coalesce(json_agg(json_build_array(m.buble_id, m.joined_version,
@@ -52,7 +55,12 @@ function toOutline(row: OutlineRow | undefined): PullOutline {
   if (!row) throw new Error('sync_meta has no epoch: migrations did not run')
   const bubles = typeof row.bubles === 'string' ? (JSON.parse(row.bubles) as OutlineRow['bubles']) : row.bubles
   return {
-    state: { epoch: row.epoch, maxVersion: Number(row.max), horizon: Number(row.horizon ?? 0) },
+    state: {
+      epoch: row.epoch,
+      maxVersion: Number(row.max),
+      settled: Number(row.settled),
+      horizon: Number(row.horizon ?? 0),
+    },
     userHead: Number(row.userHead),
     bubles: (bubles as [string, string | number, string | number][]).map(([id, joined, changed]) => ({
       id,
@@ -66,6 +74,7 @@ export function createPullStore(
   db: Db,
   sources: readonly SyncSource[],
   unreadSources: readonly UnreadSource[] = [],
+  watch?: SettleWatch,
 ): PullStore {
   const byEntity = new Map(sources.map((source) => [source.entity, source]))
   const preparedOutline = outlineQuery(db, sources, sql.placeholder('userId')).prepare('sync_outline')
@@ -107,6 +116,8 @@ export function createPullStore(
 
       snapshot: (fn) =>
         db.transaction((tx) => fn(storeOn(tx, false)), { isolationLevel: 'repeatable read', accessMode: 'read only' }),
+
+      unsettled: watch ? (userId, bubleId, version) => watch.add(userId, bubleId, version) : undefined,
     }
   }
 
@@ -140,7 +151,10 @@ function scanQuery(sources: readonly SyncSource[], request: ScanRequest): SQL | 
   if (legs.length === 0) return null
   const ids = pgUuidArray(request.bounds.map((bound) => bound.id))
   const lowers = sql`${`{${request.bounds.map((bound) => bound.lower).join(',')}}`}::bigint[]`
+  // Each leg is read in version order up to the page size, so cutting the union at the settled
+  // version afterwards still gives the page's first rows below it.
   return sql`with b(id, lb) as (select * from unnest(${ids}, ${lowers}))
     select entity, id, buble_id, version, op from (${sql.join(legs, sql` union all `)}) u
+    where version <= ${request.upper}
     order by version limit ${limit}`
 }

@@ -14,7 +14,7 @@ import type { UserRow } from '../../lib/accounts.ts'
 import { bubleNotFound, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import type { UnreadSource } from '../../lib/sync-sources.ts'
-import { pgUuidArray, syncWrite } from '../../lib/sync-writes.ts'
+import { NEXT_VERSION, pgUuidArray, SETTLED_VERSION, syncWrite } from '../../lib/sync-writes.ts'
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 
@@ -167,11 +167,13 @@ export function unreadService(deps: Deps, sources: readonly UnreadSource[], poke
     markRead(user: UserRow, bubleId: string, contentType: ContentType): Promise<void> {
       return syncWrite(db, async (w) => {
         await requireMembership(w.tx, bubleId, user.id)
-        // Read up to now: everything added before this version (taken under the version lock).
+        // Read up to now: everything that has settled (what any pull could have brought); what
+        // commits later, even with a lower version, is still new (decision 91).
         await w.tx.execute(sql`insert into unread_marks (user_id, buble_id, content_type, read_at, read_version)
-          values (${user.id}, ${bubleId}, ${contentType}, ${now()}, nextval('sync_version'))
+          values (${user.id}, ${bubleId}, ${contentType}, ${now()}, ${SETTLED_VERSION})
           on conflict (user_id, buble_id, content_type)
-          do update set read_at = excluded.read_at, read_version = excluded.read_version, version = nextval('sync_version')`)
+          do update set read_at = excluded.read_at, read_version = greatest(unread_marks.read_version, excluded.read_version),
+            version = ${NEXT_VERSION}`)
         // The reader's other devices clear the counter too.
         w.userChanged(user.id, bubleId, 'unread')
       })

@@ -261,7 +261,7 @@ describe.each(backends())('files named by posts, stories and chat on %s', (backe
         checked()
         await mayProceed
         await tx.execute(sql`insert into chat_messages (id, buble_id, sender_id, content, type, image_url, added_version)
-          values (${randomUUID()}, ${bubleId}, ${alice.id}, '', 'image', ${image}, nextval('sync_version'))`)
+          values (${randomUUID()}, ${bubleId}, ${alice.id}, '', 'image', ${image}, buble_next_version())`)
         // Committed when this returns; the forget then sees the message.
       })
       await attachChecked

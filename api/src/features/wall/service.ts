@@ -36,7 +36,10 @@ export interface WallHooks {
 }
 
 /** Removes a post, its comments (each with a tombstone) and closes the gap in the positions above it. */
-async function removePost(w: SyncWriter, post: PostRow): Promise<void> {
+async function removePost(w: SyncWriter, found: PostRow): Promise<void> {
+  // Positions move only with the buble held: read the post's again once it is.
+  await w.enter(found.bubleId)
+  const post = await postKit.find(w.tx, found.id)
   const gone = await w.tx.delete(comments).where(eq(comments.postId, post.id)).returning({ id: comments.id })
   await w.deleted(
     'comment',
