@@ -13,7 +13,8 @@
  * then answer as duplicates. Decisions 55 and 91.
  */
 
-import { isMutationName, MUTATION_ARGS } from '@buble/shared/mutations'
+import { isUuid } from '@buble/shared/bubles'
+import { isMutationName, MUTATION_ARGS, type MutationName } from '@buble/shared/mutations'
 import { findUnsafeText, isMutationNameText } from '@buble/shared/text'
 import {
   INTERNAL_REJECTION,
@@ -22,17 +23,17 @@ import {
   type PushBody,
   type PushResponse,
 } from '@buble/sync/protocol'
-import { inArray, sql } from 'drizzle-orm'
+import { getTableName, inArray, sql } from 'drizzle-orm'
 import { ZodError } from 'zod'
 import type { Db, Tx } from '../../db/client.ts'
-import { appliedMutations } from '../../db/schema.ts'
+import { appliedMutations, chatMessages, comments, events, polls, posts } from '../../db/schema.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { ID_IN_USE } from '../../lib/entity-ids.ts'
 import { AppError, isDatabaseUnavailable, validationError } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/log.ts'
 import { retryAfterSeconds } from '../../lib/rate-limit.ts'
 import type { MutationHandlers } from '../../lib/sync-sources.ts'
-import { isRetryableWrite, type SyncWriter, syncWrite, withWriter } from '../../lib/sync-writes.ts'
+import { isRetryableWrite, pgUuidArray, type SyncWriter, syncWrite, withWriter } from '../../lib/sync-writes.ts'
 
 type Rejection = { code: string; message: string; retryAfter?: number }
 type Stored = { status: 'applied'; data: unknown } | ({ status: 'rejected' } & Rejection)
@@ -108,24 +109,102 @@ type Claim = { userId: string; result: Stored }
 /** What `applied_mutations.name` says of a mutation whose name is not one of ours. */
 const UNKNOWN_NAME = '(unknown)'
 
-/** The buble a mutation writes in, when its args name it. */
-const bubleOf = (mutation: Mutation): string | null => {
-  const id = (mutation.args as { buble_id?: unknown } | null | undefined)?.buble_id
-  return typeof id === 'string' ? id : null
+/** A table of rows that each belong to one buble. */
+type BubleTable = typeof posts | typeof comments | typeof events | typeof polls | typeof chatMessages
+
+/** Where a mutation that does not name its buble finds it: the table and the arg holding that table's id. */
+const ROW_OF: Partial<Record<MutationName, { table: BubleTable; arg: string }>> = {
+  'post.update': { table: posts, arg: 'id' },
+  'post.delete': { table: posts, arg: 'id' },
+  'comment.create': { table: posts, arg: 'post_id' },
+  'comment.update': { table: comments, arg: 'id' },
+  'comment.delete': { table: comments, arg: 'id' },
+  'reaction.add': { table: posts, arg: 'post_id' },
+  'reaction.remove': { table: posts, arg: 'post_id' },
+  'event.update': { table: events, arg: 'id' },
+  'event.delete': { table: events, arg: 'id' },
+  'event.rsvp': { table: events, arg: 'event_id' },
+  'poll.update': { table: polls, arg: 'id' },
+  'poll.delete': { table: polls, arg: 'id' },
+  'poll.vote': { table: polls, arg: 'poll_id' },
+  'poll.unvote': { table: polls, arg: 'poll_id' },
+  'chat.edit': { table: chatMessages, arg: 'id' },
+  'chat.delete': { table: chatMessages, arg: 'id' },
+  'chat.react': { table: chatMessages, arg: 'message_id' },
+}
+/** Mutations making a row whose id later mutations of the batch may name, in the table it goes to. */
+const MAKES: Partial<Record<MutationName, BubleTable>> = {
+  'post.create': posts,
+  'comment.create': comments,
+  'event.create': events,
+  'poll.create': polls,
+  'chat.send': chatMessages,
+}
+/** A mutation that locks nothing another write could wait on (a new buble is no one else's yet): it joins any group. */
+export const ANY_GROUP = '*'
+
+const argOf = (mutation: Mutation, name: string): string | null => {
+  const value = (mutation.args as Record<string, unknown> | null | undefined)?.[name]
+  return typeof value === 'string' && isUuid(value) ? value : null
 }
 
-/** Consecutive mutations of one buble together; any other mutation alone. In order. */
-export function groupsOf(mutations: readonly Mutation[]): Mutation[][] {
-  const groups: Mutation[][] = []
-  let last: string | null = null
+/**
+ * The buble each mutation writes in, as far as the batch and one read can tell (only for cutting
+ * the batch into groups: every service still checks everything): its `buble_id`, the buble of the
+ * row it names (made earlier in the batch, or in the database), `ANY_GROUP` for a new buble, or
+ * null (a profile, a code: a group of its own).
+ */
+export async function bublesOf(db: Db, mutations: readonly Mutation[]): Promise<(string | null)[]> {
+  const made = new Map<string, string>()
+  const wanted = new Map<BubleTable, Set<string>>()
   for (const mutation of mutations) {
-    const buble = bubleOf(mutation)
-    const current = groups.at(-1)
-    if (current && buble !== null && buble === last) current.push(mutation)
-    else groups.push([mutation])
-    last = buble
+    const row = isMutationName(mutation.name) ? ROW_OF[mutation.name] : undefined
+    const id = row && argOf(mutation, row.arg)
+    if (row && id) wanted.set(row.table, (wanted.get(row.table) ?? new Set()).add(id))
   }
-  return groups
+  const legs = [...wanted].map(
+    ([table, ids]) =>
+      sql`select ${getTableName(table)}::text as t, id, buble_id from ${table} where id = any(${pgUuidArray([...ids])})`,
+  )
+  const found = new Map<string, string>(
+    legs.length === 0
+      ? []
+      : rowsOf<{ t: string; id: string; buble_id: string }>(await db.execute(sql.join(legs, sql` union all `))).map(
+          (row) => [`${row.t}:${row.id}`, row.buble_id],
+        ),
+  )
+  return mutations.map((mutation) => {
+    if (!isMutationName(mutation.name)) return null
+    if (mutation.name === 'buble.create') return ANY_GROUP
+    if (mutation.name === 'buble.delete') return argOf(mutation, 'id')
+    let buble = argOf(mutation, 'buble_id')
+    const row = ROW_OF[mutation.name]
+    const id = row && argOf(mutation, row.arg)
+    if (!buble && row && id)
+      buble = made.get(`${getTableName(row.table)}:${id}`) ?? found.get(`${getTableName(row.table)}:${id}`) ?? null
+    const makes = MAKES[mutation.name]
+    const own = argOf(mutation, 'id')
+    if (makes && own && buble) made.set(`${getTableName(makes)}:${own}`, buble)
+    return buble
+  })
+}
+
+/** Runs of mutations in one buble (a new buble's with any), each other mutation alone. In order. */
+export function groupsOf(mutations: readonly Mutation[], bubles: readonly (string | null)[]): Mutation[][] {
+  const groups: { buble: string | null; mutations: Mutation[] }[] = []
+  mutations.forEach((mutation, i) => {
+    const buble = bubles[i] ?? null
+    const current = groups.at(-1)
+    if (current && buble !== null && current.buble !== null) {
+      if (buble === ANY_GROUP || current.buble === ANY_GROUP || buble === current.buble) {
+        if (current.buble === ANY_GROUP) current.buble = buble
+        current.mutations.push(mutation)
+        return
+      }
+    }
+    groups.push({ buble, mutations: [mutation] })
+  })
+  return groups.map((group) => group.mutations)
 }
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
@@ -216,7 +295,8 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
   return async function push(user: UserRow, body: PushBody): Promise<PushResponse> {
     const results: MutationResult[] = []
     // One group after another: a later group may depend on an earlier one (a post in a buble made offline).
-    for (const group of groupsOf(body.mutations)) results.push(...(await writeGroup(user, body.clientId, group)))
+    for (const group of groupsOf(body.mutations, await bublesOf(db, body.mutations)))
+      results.push(...(await writeGroup(user, body.clientId, group)))
     await hooks.afterCommit?.(body.mutations)
     return { results }
   }
