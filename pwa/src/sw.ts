@@ -1,6 +1,6 @@
 /**
- * The service worker: precache the app shell and open it offline, flush the outbox on background sync,
- * turn a push into badge + notification (STYLE.md §7: keep it small).
+ * The service worker: precache the app shell and open it offline, keep the buble files it serves,
+ * flush the outbox on background sync, turn a push into badge + notification (STYLE.md §7: keep it small).
  */
 
 import { clientsClaim } from 'workbox-core'
@@ -12,6 +12,7 @@ import {
 } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { flushOutbox, userOfSyncTag } from './data/background-sync.ts'
+import { cacheFirst, fileCacheOf } from './data/file-cache.ts'
 import { unreadElsewhere } from './data/unread-elsewhere.ts'
 import { handleNotificationClick, handlePush, type WorkerScope } from './push/push-message.ts'
 
@@ -25,6 +26,18 @@ cleanupOutdatedCaches()
 
 // Every page URL is the SPA's index.html, so a deep link opens offline; API calls go to the network.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//] }))
+
+// A buble's files seen once show offline: cache-first, as files never change under one key. Each
+// user and buble has its own cache, which goes when the buble leaves the device (the replica).
+registerRoute(
+  ({ request }) => fileCacheOf(request) !== null,
+  ({ request, event }) =>
+    cacheFirst(request, fileCacheOf(request)!, {
+      caches: self.caches,
+      fetch: (r) => fetch(r),
+      waitUntil: (work) => (event as ExtendableEvent).waitUntil(work),
+    }),
+)
 
 // A new version waits until the user chooses Reload in the update prompt.
 self.addEventListener('message', (event) => {

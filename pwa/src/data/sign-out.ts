@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router-dom'
 import { forgetDevicePush } from '../push/push-subscription.ts'
 import { useServices } from '../session/session-context.tsx'
 import { useDevice } from './data-context.tsx'
+import { forgetUserFiles } from './file-cache.ts'
 
 export function useSignOut() {
   const device = useDevice()
@@ -25,7 +26,9 @@ export function useSignOut() {
     }
     // This browser's push subscription goes too, while the token still lets the server be told.
     await forgetDevicePush(api).catch(() => {})
-    // The database is deleted as it closes, once the signed-in screens have gone.
+    // The files the service worker kept of the user's bubles go now; the database is deleted as it
+    // closes, once the signed-in screens have gone.
+    if ('caches' in window) await forgetUserFiles(caches, device.userId).catch(() => {})
     device.forgetOnClose()
     session.logout()
     navigate('/login', { replace: true })

@@ -42,6 +42,8 @@ export interface RequestOptions {
    * Lighthouse) waits for every high-priority request to finish.
    */
   priority?: RequestPriority
+  /** Headers of the caller's own (the buble a file belongs to, say); never the token or Accept. */
+  headers?: Record<string, string>
 }
 
 export interface ApiClientDeps {
@@ -115,7 +117,7 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
   }
 
   function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
-    const headers: Record<string, string> = { Accept: 'application/json' }
+    const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' }
     if (token) headers.Authorization = `Bearer ${token}`
     let body: BodyInit | undefined
     if (options.form) body = options.form
@@ -174,8 +176,12 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
     patch: <T>(path: string, json?: unknown) => request<T>(path, { method: 'PATCH', json }),
     delete: <T>(path: string, json?: unknown) => request<T>(path, { method: 'DELETE', json }),
     upload: <T>(path: string, form: FormData) => request<T>(path, { method: 'POST', form }),
-    /** A protected file (an avatar, say) as a Blob: an <img src> could not send the Bearer header. */
-    blob: async (path: string, signal?: AbortSignal) => (await exchange(path, { signal })).blob(),
+    /**
+     * A protected file (an avatar, say) as a Blob: an <img src> could not send the Bearer header.
+     * `headers` say more of it to the service worker (file-cache.ts: the buble it belongs to).
+     */
+    blob: async (path: string, signal?: AbortSignal, headers?: Record<string, string>) =>
+      (await exchange(path, { signal, ...(headers ? { headers } : {}) })).blob(),
     /** The raw answer of a long-lived call (the live stream), after the same token rules. */
     open: (path: string, signal?: AbortSignal) => exchange(path, { signal, priority: 'low' }),
     /**

@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'react'
+import { fileHeadersOf } from '../data/file-cache.ts'
 import { useApi } from '../session/session-context.tsx'
 
-/** An object URL for a file under /api/uploads/secure/ (it needs the Bearer header, so no plain <img src>). */
-export function useSecureImage(url: string | null): string | null {
+/**
+ * An object URL for a file under /api/uploads/secure/ (it needs the Bearer header, so no plain <img src>).
+ * A buble's file names its buble, so the service worker keeps it for offline (avatars have none).
+ */
+export function useSecureImage(url: string | null, bubleId?: string): string | null {
   const api = useApi()
   const [objectUrl, setObjectUrl] = useState<string | null>(null)
 
@@ -12,7 +16,7 @@ export function useSecureImage(url: string | null): string | null {
     const controller = new AbortController()
     let created: string | null = null
     api
-      .blob(url, controller.signal)
+      .blob(url, controller.signal, fileHeadersOf(bubleId))
       .then((blob) => {
         created = URL.createObjectURL(blob)
         setObjectUrl(created)
@@ -25,7 +29,7 @@ export function useSecureImage(url: string | null): string | null {
       controller.abort()
       if (created) URL.revokeObjectURL(created)
     }
-  }, [api, url])
+  }, [api, url, bubleId])
 
   return objectUrl
 }

@@ -6,11 +6,24 @@
  * Each operation is one Dexie transaction: a crash leaves the replica before or after it, never between.
  */
 
+import { BUBLE_MESSAGES } from '@buble/shared/bubles'
 import type { DeviceAuthor, LocalRow, RowRef, RowStore } from '@buble/shared/device-rows'
+import type { MutationName } from '@buble/shared/mutations'
 import type { Change, MutationResult, PullResponse } from '../protocol.ts'
-import { type LocalDb, type OutboxEntry, rowKey, writeMeta } from './local-db.ts'
+import { type LocalDb, type OutboxEntry, readMeta, rowKey, writeMeta } from './local-db.ts'
 
 export const CURSOR_KEY = 'cursor'
+/** The bubles dropped from the device whose cached files may still be there (kept until they are gone). */
+export const FILES_TO_FORGET_KEY = 'filesToForget'
+
+/**
+ * The Cache Storage cache holding a buble's files on a device database's device (the service worker
+ * fills it): named after the database, so each user of the device has their own.
+ */
+export const bubleFilesCache = (dbName: string, bubleId: string) => `${dbName}:files:${bubleId}`
+
+/** A queued write that loses its purpose with its buble, rather than failing: nothing the user wrote is lost. */
+const MOOT_WITH_BUBLE: readonly MutationName[] = ['buble.leave', 'buble.delete', 'unread.read']
 
 /** One of the app's row tables (the device schema's), as Dexie holds it. */
 const rowTable = (db: LocalDb, table: string) => db.table<LocalRow, string>(table)
@@ -79,8 +92,10 @@ export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'to
  * Writes server changes in order, in bulk: rows collect per table (the last write of an id wins)
  * and are flushed with bulkPut/bulkDelete; a buble's `del` flushes first, so it also removes rows
  * of that buble written earlier in the same page. Rows with pending changes go to their shadows.
+ * Answers the outbox entries about each buble dropped and not back by the end of the changes.
  */
-async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
+async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<Map<string, OutboxEntry[]>> {
+  const lost = new Map<string, OutboxEntry[]>()
   const shadows = new Map((await db.shadows.toArray()).map((shadow) => [shadow.key, shadow]))
   const writes = new Map<string, Map<string, LocalRow | null>>()
 
@@ -114,6 +129,7 @@ async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<vo
     const table = db.device.tables[change.entity]
     if (change.op === 'del' && change.entity === 'buble') {
       await flush()
+      lost.set(change.id, await entriesOfBuble(db, change.id))
       await dropBuble(db, change.id)
       // dropBuble emptied the shadows of the buble in the database; keep the map in step.
       for (const shadow of await db.shadows.toArray()) shadows.set(shadow.key, shadow)
@@ -124,6 +140,90 @@ async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<vo
       write(table, change.id, { ...(change.data as Record<string, unknown>), id: change.id, buble_id: change.buble_id })
   }
   await flush()
+  // Left and joined again within the same changes: the buble is back, and so is what was queued for it.
+  for (const bubleId of lost.keys()) {
+    const key = rowKey(db.device.tables.buble, bubleId)
+    if ((await rowTable(db, db.device.tables.buble).get(bubleId)) || shadows.get(key)?.value) lost.delete(bubleId)
+  }
+  return lost
+}
+
+/**
+ * The outbox entries about a buble: those naming it in their args, and those touching a row of it
+ * (its server version in the row's shadow, or the device's own row for a row only the device has).
+ */
+async function entriesOfBuble(db: LocalDb, bubleId: string): Promise<OutboxEntry[]> {
+  const found: OutboxEntry[] = []
+  for (const entry of await db.outbox.orderBy('seq').toArray()) {
+    if ((entry.args as { buble_id?: unknown }).buble_id === bubleId) {
+      found.push(entry)
+      continue
+    }
+    for (const key of entry.touches) {
+      const shadow = await db.shadows.get(key)
+      const row = shadow && (shadow.value ?? (await rowTable(db, shadow.table).get(shadow.rowId)))
+      if (row?.buble_id === bubleId) {
+        found.push(entry)
+        break
+      }
+    }
+  }
+  return found
+}
+
+/**
+ * Settles the outbox entries of bubles gone from the device. Applied ones are done (the server has
+ * them; the drop supersedes their effects). A pending write is refused here, with what it carried,
+ * as the server would refuse it (a non-member gets NOT_FOUND): the user sees at once that it was not
+ * saved, and it is never pushed. A pending leave, delete or read of the buble is moot and goes.
+ * Only for a pull: a pull runs in a sync round, after its push, so none of these is on its way to
+ * the server (settled here and answered applied there, it would be shown not saved yet be saved).
+ */
+async function settleLost(db: LocalDb, lost: Map<string, OutboxEntry[]>, at: string): Promise<void> {
+  for (const entries of lost.values()) {
+    for (const entry of entries) {
+      if (!entry.seq) continue
+      await db.outbox.delete(entry.seq)
+      if (entry.status === 'applied' || MOOT_WITH_BUBLE.includes(entry.name)) continue
+      await db.rejections.put({
+        id: entry.id,
+        name: entry.name,
+        args: entry.args,
+        code: 'NOT_FOUND',
+        message: BUBLE_MESSAGES.notFound,
+        at,
+      })
+    }
+  }
+}
+
+/** Notes that the files of these bubles are to go from the device (in the same transaction as their rows). */
+async function noteFilesToForget(db: LocalDb, bubleIds: Iterable<string>): Promise<void> {
+  const noted = new Set((await readMeta<string[]>(db, FILES_TO_FORGET_KEY)) ?? [])
+  const before = noted.size
+  for (const id of bubleIds) noted.add(id)
+  if (noted.size > before) await writeMeta(db, FILES_TO_FORGET_KEY, [...noted])
+}
+
+/**
+ * Deletes the cached files of the bubles dropped from the device (where there is a Cache Storage:
+ * the page and the service worker), then forgets the note. A failure leaves the note for the next
+ * time; it never fails the pull, whose rows are already stored.
+ */
+export async function forgetDroppedFiles(db: LocalDb): Promise<void> {
+  try {
+    const ids = (await readMeta<string[]>(db, FILES_TO_FORGET_KEY)) ?? []
+    if (ids.length === 0) return
+    const store = (globalThis as { caches?: { delete(name: string): Promise<boolean> } }).caches
+    if (store) for (const id of ids) await store.delete(bubleFilesCache(db.name, id))
+    await db.transaction('rw', db.meta, async () => {
+      const left = ((await readMeta<string[]>(db, FILES_TO_FORGET_KEY)) ?? []).filter((id) => !ids.includes(id))
+      if (left.length > 0) await writeMeta(db, FILES_TO_FORGET_KEY, left)
+      else await db.meta.delete(FILES_TO_FORGET_KEY)
+    })
+  } catch (err) {
+    console.warn('Could not remove the files of a buble gone from the device', err)
+  }
 }
 
 /** A buble is gone from this device: every row of it goes, shadows included. */
@@ -142,14 +242,16 @@ async function dropBuble(db: LocalDb, bubleId: string) {
  * Applies one pulled page and stores its cursor. The last page of a pull also retires the
  * mutations the server had applied before it: their effects are in the rows it brought.
  */
-export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
-  return db.transaction('rw', db.tables, async () => {
+export async function applyPulled(db: LocalDb, page: PullResponse, at = new Date().toISOString()): Promise<void> {
+  await db.transaction('rw', db.tables, async () => {
     if (page.reset) {
       // Start over from the server's state; what is still pending is re-applied on top.
       for (const table of rowTables(db)) await rowTable(db, table).clear()
       await db.shadows.toCollection().modify({ value: null })
     }
-    await applyChanges(db, page.changes)
+    const lost = await applyChanges(db, page.changes)
+    await settleLost(db, lost, at)
+    await noteFilesToForget(db, lost.keys())
     if (!page.hasMore)
       await db.outbox
         .where('seq')
@@ -159,14 +261,21 @@ export function applyPulled(db: LocalDb, page: PullResponse): Promise<void> {
     await rebase(db)
     await writeMeta(db, CURSOR_KEY, page.cursor)
   })
+  await forgetDroppedFiles(db)
 }
 
-/** Stores rows the server sent outside a pull (a REST answer), as a pull would; the cursor stays. */
-export function rememberServerChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
-  return db.transaction('rw', db.tables, async () => {
-    await applyChanges(db, changes)
+/**
+ * Stores rows the server sent outside a pull (a REST answer), as a pull would; the cursor stays.
+ * Outside a sync round a push may be on its way: what was queued for a buble dropped here stays
+ * queued, and the server's refusal settles it.
+ */
+export async function rememberServerChanges(db: LocalDb, changes: readonly Change[]): Promise<void> {
+  await db.transaction('rw', db.tables, async () => {
+    const lost = await applyChanges(db, changes)
+    await noteFilesToForget(db, lost.keys())
     await rebase(db)
   })
+  await forgetDroppedFiles(db)
 }
 
 /** Marks answered mutations applied, and undoes refused ones (kept as rejections with what they carried). */

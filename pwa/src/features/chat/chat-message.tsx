@@ -142,7 +142,9 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
               <span className="chat-quote-text">{message.replyTo.content || 'Image'}</span>
             </blockquote>
           )}
-          {message.type === 'image' && message.image_url && <ChatImage url={message.image_url} sender={name} />}
+          {message.type === 'image' && message.image_url && (
+            <ChatImage url={message.image_url} bubleId={message.buble_id} sender={name} />
+          )}
           {editing ? (
             <EditTextForm
               label="Edit message"
@@ -351,8 +353,8 @@ function ReactionChips({ message, userId, names, onToggle }: ReactionChipsProps)
 }
 
 /** An image message, fetched with the session (uploads need the Bearer header). */
-function ChatImage({ url, sender }: { url: string; sender: string }) {
-  const src = useSecureImage(url)
+function ChatImage({ url, bubleId, sender }: { url: string; bubleId: string; sender: string }) {
+  const src = useSecureImage(url, bubleId)
   return (
     <div className="chat-image">
       {src ? <img src={src} alt={`Sent by ${sender}`} /> : <span className="chat-image-placeholder" />}

@@ -30,7 +30,7 @@ export function StoryViewer({ stories, start, onClose, mayDelete, onDelete }: St
   const [muted, setMuted] = useState(true)
   const dialog = useRef<HTMLDivElement>(null)
   const story = stories[Math.min(index, stories.length - 1)]!
-  const media = useSecureMedia(story.media_url)
+  const media = useSecureMedia(story.media_url, story.buble_id)
   const name = story.author?.name ?? 'Someone'
 
   const next = () => (index + 1 < stories.length ? setIndex(index + 1) : onClose())

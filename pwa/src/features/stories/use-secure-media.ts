@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { fileHeadersOf } from '../../data/file-cache.ts'
 import { useApi } from '../../session/session-context.tsx'
 
 export interface SecureMedia {
@@ -10,8 +11,9 @@ export interface SecureMedia {
 /**
  * An uploaded image or video as an object URL: files under /api/uploads/secure/ need the Bearer
  * header, which an <img> or <video> cannot send. Unlike the avatar's hook, says when it failed.
+ * It names its buble, so the service worker keeps it for offline.
  */
-export function useSecureMedia(url: string | null): SecureMedia {
+export function useSecureMedia(url: string | null, bubleId: string): SecureMedia {
   const api = useApi()
   const [media, setMedia] = useState<SecureMedia>({ src: null, failed: false })
 
@@ -21,7 +23,7 @@ export function useSecureMedia(url: string | null): SecureMedia {
     const controller = new AbortController()
     let created: string | null = null
     api
-      .blob(url, controller.signal)
+      .blob(url, controller.signal, fileHeadersOf(bubleId))
       .then((blob) => {
         created = URL.createObjectURL(blob)
         setMedia({ src: created, failed: false })
@@ -35,7 +37,7 @@ export function useSecureMedia(url: string | null): SecureMedia {
       controller.abort()
       if (created) URL.revokeObjectURL(created)
     }
-  }, [api, url])
+  }, [api, url, bubleId])
 
   return media
 }

@@ -1,7 +1,7 @@
 import type { Post } from '@buble/shared/wall'
 import { useSecureImage } from '../../ui/use-secure-image.ts'
 
-type Preview = Pick<Post, 'link_url' | 'link_title' | 'link_description' | 'link_image'>
+type Preview = Pick<Post, 'buble_id' | 'link_url' | 'link_title' | 'link_description' | 'link_image'>
 
 const SECURE_PREFIX = '/api/uploads/secure/'
 
@@ -26,7 +26,7 @@ export function LinkPreviewCard({ preview }: { preview: Preview }) {
   const url = preview.link_url
   const domain = url ? domainOf(url) : null
   const stored = preview.link_image?.startsWith(SECURE_PREFIX) ? preview.link_image : null
-  const image = useSecureImage(stored)
+  const image = useSecureImage(stored, preview.buble_id)
   if (!url || !domain) return null
   return (
     <a className="link-card" href={url} target="_blank" rel="noopener noreferrer">

@@ -88,7 +88,7 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
       ) : (
         <LinkedText text={post.content} className="post-content" />
       )}
-      {post.image_url && <PostImage url={post.image_url} author={name} />}
+      {post.image_url && <PostImage url={post.image_url} bubleId={post.buble_id} author={name} />}
       {post.link_url && <LinkPreviewCard preview={post} />}
 
       <div className="post-foot">
@@ -134,8 +134,8 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
 }
 
 /** A post's uploaded image, fetched with the session (uploads need the Bearer header). */
-function PostImage({ url, author }: { url: string; author: string }) {
-  const src = useSecureImage(url)
+function PostImage({ url, bubleId, author }: { url: string; bubleId: string; author: string }) {
+  const src = useSecureImage(url, bubleId)
   return (
     <div className="post-image">
       {src ? <img src={src} alt={`Shared by ${author}`} /> : <span className="post-image-placeholder" />}
