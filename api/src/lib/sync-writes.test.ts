@@ -3,14 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { backends, openTestDatabase, type TestDatabase } from '../testing/databases.ts'
-import {
-  ISSUED_VERSION_BOUND,
-  notifyPayloads,
-  SETTLED_VERSION,
-  SYNC_CHANNEL,
-  SyncWriter,
-  syncWrite,
-} from './sync-writes.ts'
+import { ISSUED_VERSION_BOUND, notifyPayloads, SETTLED_VERSION, SYNC_CHANNEL, syncWrite } from './sync-writes.ts'
 
 /** The settled version's SQL as text, for a plain pg client. */
 const SETTLED_SQL = new PgDialect().sqlToQuery(SETTLED_VERSION).sql
@@ -71,28 +64,30 @@ describe.each(backends())('sync writes on %s', (backend) => {
     expect(payloads.flatMap((p) => JSON.parse(p))).toEqual(pokes)
   })
 
-  test("a write's versions are its transaction id times 65536 plus a count: they rise, never tie, and a savepoint rolled back gives its numbers back", async () => {
+  test("a write's versions are its transaction id times 65536 plus a count: they rise and never tie, SQL's below the app's, and a savepoint rolled back skips its numbers", async () => {
     const seen = await syncWrite(database.db, async (w) => {
       const xid = Number(rowsOf<{ x: string }>(await w.tx.execute(sql`select pg_current_xact_id()::text as x`))[0]!.x)
+      const inSql = Number(rowsOf<{ v: string }>(await w.tx.execute(sql`select buble_next_version() as v`))[0]!.v)
       const first = await w.takeVersion()
       const second = await w.takeVersion()
       const undone = await w.tx
         .transaction(async (savepoint) => {
-          await new SyncWriter(savepoint).takeVersion()
+          await w.fork(savepoint).takeVersion()
           throw new Error('rolled back')
         })
         .catch(() => 'rolled back')
       const third = await w.takeVersion()
-      return { xid, first, second, undone, third }
+      return { xid, inSql, first, second, undone, third }
     })
-    expect(seen.first).toBe(seen.xid * 65536 + 1)
+    expect(seen.inSql).toBe(seen.xid * 65536 + 1)
+    expect(seen.first).toBe(seen.xid * 65536 + 32768)
     expect(seen.second).toBe(seen.first + 1)
     expect(seen.undone).toBe('rolled back')
-    expect(seen.third).toBe(seen.second + 1)
+    expect(seen.third).toBe(seen.second + 2)
     // The next write starts a block of its own, above.
     const next = await syncWrite(database.db, (w) => w.takeVersion())
     expect(next).toBeGreaterThan(seen.third)
-    expect(next % 65536).toBe(1)
+    expect(next % 65536).toBe(32768)
   })
 
   test('what has settled: every version of a committed write, and no more than the issued bound', async () => {

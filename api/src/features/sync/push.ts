@@ -4,8 +4,9 @@
  * own, so a push holds no lock across its batch and writes in different bubles never wait for one
  * another (decision 91). A group first claims its mutation ids in `applied_mutations`: a concurrent
  * duplicate waits on the claim, then finds it committed and answers the first result without
- * writing again; a replay after a crash or a lost answer finds it the same way. Each mutation is
- * then written in a savepoint, and its result stored with the claim in the same transaction. A
+ * writing again; a replay after a crash or a lost answer finds it the same way. The mutations are
+ * then written (straight in the transaction; if one fails, the group runs again with a savepoint
+ * each), and their results stored with the claims in the same transaction. A
  * mutation succeeds or fails on its own: a refusal, a rate limit, or a fault of the server's own
  * code rolls back its savepoint alone and is stored as its rejection, and the rest of the batch
  * applies. A deadlock or a serialization failure runs the group again (`syncWrite`); a database that cannot serve it
@@ -207,12 +208,25 @@ export function groupsOf(mutations: readonly Mutation[], bubles: readonly (strin
   return groups.map((group) => group.mutations)
 }
 
+/** A mutation of a group run without savepoints failed: the group runs again with them. */
+class RunWithSavepoints extends Error {
+  override name = 'RunWithSavepoints'
+}
+
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 
 export function createPushHandler(db: Db, log: Logger, handlers: MutationHandlers, hooks: PushHooks = {}) {
-  async function applyOne(w: SyncWriter, user: UserRow, mutation: Mutation): Promise<Stored> {
+  async function applyOne(w: SyncWriter, user: UserRow, mutation: Mutation, savepoints: boolean): Promise<Stored> {
     const prepared = prepare(handlers, user, mutation)
     if ('rejection' in prepared) return { status: 'rejected', ...prepared.rejection }
+    if (!savepoints)
+      try {
+        return { status: 'applied', data: (await withWriter(w, prepared.run)) ?? null }
+      } catch (err) {
+        if (isRetryableWrite(err) || !rejectionOf(err)) throw err
+        // Refused, or failed: its writes cannot be taken back alone here, so the group runs again.
+        throw new RunWithSavepoints()
+      }
     try {
       // A savepoint: a refusal takes back only this mutation's writes.
       const data = await w.tx.transaction(async (savepoint) => {
@@ -233,8 +247,18 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
     }
   }
 
-  /** One group in one transaction: claims, writes, results. Answers in the group's order. */
-  function writeGroup(user: UserRow, clientId: string, group: readonly Mutation[]): Promise<MutationResult[]> {
+  /**
+   * One group in one transaction: claims, writes, results. Answers in the group's order. Without
+   * `savepoints`, the mutations run straight in the transaction (two round trips fewer each), and the
+   * first that fails ends the run (`RunWithSavepoints`): the group is then run again with a savepoint
+   * each, so the failure is that mutation's alone.
+   */
+  function writeGroup(
+    user: UserRow,
+    clientId: string,
+    group: readonly Mutation[],
+    savepoints: boolean,
+  ): Promise<MutationResult[]> {
     return syncWrite(db, async (w) => {
       const ids = [...new Set(group.map((mutation) => mutation.id))]
       const names = ids.map((id) => {
@@ -277,7 +301,7 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
           )
           continue
         }
-        const stored = await applyOne(w, user, mutation)
+        const stored = await applyOne(w, user, mutation, savepoints)
         known.set(mutation.id, { userId: user.id, result: stored })
         results.push({ id: mutation.id, result: stored })
         answers.push(answer(mutation.id, stored, false))
@@ -296,7 +320,12 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
     const results: MutationResult[] = []
     // One group after another: a later group may depend on an earlier one (a post in a buble made offline).
     for (const group of groupsOf(body.mutations, await bublesOf(db, body.mutations)))
-      results.push(...(await writeGroup(user, body.clientId, group)))
+      results.push(
+        ...(await writeGroup(user, body.clientId, group, false).catch((err: unknown) => {
+          if (err instanceof RunWithSavepoints) return writeGroup(user, body.clientId, group, true)
+          throw err
+        })),
+      )
     await hooks.afterCommit?.(body.mutations)
     return { results }
   }

@@ -66,13 +66,9 @@ export async function commentsOf(db: Executor, postId: string): Promise<Comment[
   return rows.map((row) => row.data)
 }
 
-/** The highest position on a buble's wall (0 when it has no posts): a new post goes above it. */
-export async function topPosition(db: Executor, bubleId: string): Promise<number> {
-  const [top] = rowsOf<{ n: number }>(
-    await db.execute(sql`select coalesce(max(position), 0)::int as n from posts where buble_id = ${bubleId}`),
-  )
-  return Number(top?.n ?? 0)
-}
+/** The position a new post of the buble takes, as an SQL expression (read as it is inserted, with the buble held). */
+export const nextPosition = (bubleId: string) =>
+  sql<number>`(select coalesce(max(position), 0) + 1 from posts where buble_id = ${bubleId})`
 
 /** Post ids whose preview is owed for longer than `olderThan` (a process stopped before fetching it). */
 export async function owedPreviews(db: Executor, olderThan: Date, limit = 20): Promise<{ id: string; url: string }[]> {

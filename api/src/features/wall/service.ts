@@ -19,7 +19,7 @@ import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { commentsAndReactions } from './comments.ts'
 import { postKit } from './kits.ts'
 import { type PostPage, wallPages } from './page-cache.ts'
-import { loadPost, topPosition } from './queries.ts'
+import { loadPost, nextPosition } from './queries.ts'
 
 export type PostRow = typeof posts.$inferSelect
 
@@ -98,7 +98,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           content: body.content,
           imageUrl: body.image_url ?? null,
           linkUrl,
-          position: (await topPosition(w.tx, bubleId)) + 1,
+          position: nextPosition(bubleId),
           createdAt: now(),
           addedVersion: version,
           version,
