@@ -166,6 +166,8 @@ export interface RunOptions {
   steps?: number
   /** Extra proxy faults per step, besides each kind's one (a probability). */
   faultRate?: number
+  /** Tests of the checks only: breaks something just before they run, to see them catch it. */
+  tamper?: (run: { devices: readonly ChaosDevice[]; removed: ChaosDevice; sharedBubleId: string }) => Promise<void>
 }
 
 export interface RunSummary {
@@ -439,6 +441,7 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
     // One more round each, so every device has what the others sent last.
     for (const device of devices) await device.syncAll()
 
+    await options.tamper?.({ devices, removed, sharedBubleId: shared })
     const counted = await checkMutations(cluster.db, devices, violations)
     await checkNoDuplicateRows(cluster.db, tag, violations)
     await checkRemovedWrites(removed, doomed, shared, violations)
