@@ -49,6 +49,7 @@ const POLL_OPTIONS = ['Yes', 'No', 'Maybe']
 const WEIGHTS: [MutationName, number][] = [
   ['buble.create', 3],
   ['buble.delete', 1],
+  ['buble.leave', 1],
   ['invite.create', 1],
   ['profile.update', 2],
   ['unread.read', 3],
@@ -129,6 +130,8 @@ export class ChaosDevice {
     messages: [] as { id: string; bubleId: string }[],
   }
   private readonly timers = new Set<ReturnType<typeof setTimeout>>()
+  private readonly exclusive: <T>(fn: () => Promise<T>) => Promise<T>
+  private readonly engineTimers: Timers
 
   constructor(options: DeviceOptions) {
     this.options = options
@@ -155,44 +158,62 @@ export class ChaosDevice {
         this.timers.delete(handle as ReturnType<typeof setTimeout>)
       },
     }
-    for (let tab = 0; tab < options.tabs; tab++) {
-      const db = testDb(this.dbName)
-      const transport = createFetchTransport({
-        baseUrl: options.baseUrl,
-        token: () => this.token,
-        fetch: (input, init) =>
-          this.online ? fetch(input, init) : Promise.reject(new TypeError('Failed to fetch (offline)')),
-      })
-      const engine = new SyncEngine({
-        db,
-        transport: {
-          push: async (body) => {
-            try {
-              const answer = await transport.push(body)
-              for (const result of answer.results) this.answered[result.status] += 1
-              return answer
-            } catch (err) {
-              if (err instanceof TransportError && err.kind === 'auth') this.unauthorized += 1
-              throw err
-            }
-          },
-          pull: async (cursor, limit) => {
-            try {
-              return await transport.pull(cursor, limit)
-            } catch (err) {
-              if (err instanceof TransportError && err.kind === 'auth') this.unauthorized += 1
-              throw err
-            }
-          },
+    this.exclusive = exclusive
+    this.engineTimers = timers
+    for (let tab = 0; tab < options.tabs; tab++) this.tabs.push(this.openTab())
+  }
+
+  /** A tab: the device database opened again, and an engine of its own over it. */
+  private openTab(): Tab {
+    const options = this.options
+    const db = testDb(this.dbName)
+    const transport = createFetchTransport({
+      baseUrl: options.baseUrl,
+      token: () => this.token,
+      fetch: (input, init) =>
+        this.online ? fetch(input, init) : Promise.reject(new TypeError('Failed to fetch (offline)')),
+    })
+    const engine = new SyncEngine({
+      db,
+      transport: {
+        push: async (body) => {
+          try {
+            const answer = await transport.push(body)
+            for (const result of answer.results) this.answered[result.status] += 1
+            return answer
+          } catch (err) {
+            if (err instanceof TransportError && err.kind === 'auth') this.unauthorized += 1
+            throw err
+          }
         },
-        actor: () => this.actor,
-        exclusive,
-        intervalMs: 0,
-        random: options.random,
-        timers,
-      })
-      this.tabs.push({ db, engine })
-    }
+        pull: async (cursor, limit) => {
+          try {
+            return await transport.pull(cursor, limit)
+          } catch (err) {
+            if (err instanceof TransportError && err.kind === 'auth') this.unauthorized += 1
+            throw err
+          }
+        },
+      },
+      actor: () => this.actor,
+      exclusive: this.exclusive,
+      intervalMs: 0,
+      random: options.random,
+      timers: this.engineTimers,
+    })
+    return { db, engine }
+  }
+
+  /**
+   * Closes tab `tab` in the middle of whatever it does (its round fails on the closed database, as
+   * a closed browser tab's transactions abort) and opens it again, syncing: a reload.
+   */
+  reload(tab: number): void {
+    const old = this.tabs[tab]!
+    old.engine.stop()
+    old.db.close()
+    this.tabs[tab] = this.openTab()
+    void this.tabs[tab]!.engine.sync()
   }
 
   /** The device database (every tab's is the same one). */
@@ -255,6 +276,13 @@ export class ChaosDevice {
         if (!target) break
         this.own.bubles.splice(this.own.bubles.indexOf(target), 1)
         await this.queue('buble.delete', { id: target }, target, tab)
+        return
+      }
+      case 'buble.leave': {
+        // Its owner may not leave a buble: refused, and the buble is back on the device.
+        const target = pick(this.own.bubles.filter((own) => bubles.some((row) => row.id === own)))
+        if (!target) break
+        await this.queue('buble.leave', { buble_id: target }, target, tab)
         return
       }
       case 'invite.create':

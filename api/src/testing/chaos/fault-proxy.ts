@@ -2,7 +2,7 @@
  * The chaos harness's fault proxy (issue 22 §4): a round-robin HTTP proxy over the API nodes, as
  * testing/cluster.ts's `startProxy` forwards, that injects the network's faults on request. The
  * harness arms a fault; the next sync request it fits takes it: duplicated (sent to two nodes, one
- * answer kept), delayed, reordered (held until the next request has gone through), answered never
+ * answer kept; or sent again after it was answered), delayed, reordered (held until the next request has gone through), answered never
  * (forwarded and committed, then the connection is dropped), or the node that serves it killed in
  * the middle (SIGKILL, through `onKill`). Bodies are buffered both ways: sync requests are small.
  */
@@ -11,7 +11,8 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import { freePort } from '../server-process.ts'
 
 export type ArmedFault =
-  | { kind: 'duplicate'; on: 'push' | 'pull' }
+  /** Sent twice: at once to two nodes, or (`lateMs`) answered first and sent again that much later. */
+  | { kind: 'duplicate'; on: 'push' | 'pull'; lateMs?: number }
   | { kind: 'delay'; on: 'push' | 'pull'; ms: number }
   | { kind: 'reorder'; on: 'push' | 'pull'; holdMs: number }
   | { kind: 'lost-answer'; on: 'push' | 'pull' }
@@ -161,6 +162,16 @@ export async function startFaultProxy(options: {
       if (fault?.kind === 'duplicate') {
         injected.duplicate += 1
         const other = nextNode() ?? node
+        if (fault.lateMs !== undefined) {
+          // A retransmission the network delivers again after the device has had its answer.
+          const answer = await forward(node.url, req, body).catch(() => null)
+          if (answer) send(res, answer)
+          else res.writeHead(502).end()
+          setTimeout(() => {
+            forward(other.url, req, body).catch(() => null)
+          }, fault.lateMs)
+          return
+        }
         const answers = await Promise.allSettled([forward(node.url, req, body), forward(other.url, req, body)])
         const first = options.pick() < 0.5 ? 0 : 1
         const chosen = answers[first]!.status === 'fulfilled' ? answers[first] : answers[1 - first]

@@ -4,7 +4,7 @@
  * (chaos/fault-proxy.ts) to real API processes on one PostgreSQL database, while a seeded schedule
  * kills nodes mid-push and mid-pull, terminates the database's connections, duplicates, delays,
  * reorders and drops requests and answers, lets a token expire while a device is offline, removes a
- * member whose device holds queued writes, and runs two tabs on one device. Then the faults stop,
+ * member whose device holds queued writes, runs two tabs on one device and closes tabs mid-round. Then the faults stop,
  * every outbox must drain within a bounded number of rounds, and chaos/invariants.ts checks the
  * result. `runChaos` answers a summary per run (`formatSummary` prints it). Used by
  * features/sync/chaos.test.ts (a few fixed seeds) and `npm run chaos` (api/scripts/chaos.ts).
@@ -41,6 +41,7 @@ export const FAULT_KINDS = [
   'token-expiry',
   'member-removed',
   'two-tabs',
+  'reload',
   'offline',
 ] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
@@ -176,6 +177,8 @@ export interface RunSummary {
   nodes: number
   faults: Record<FaultKind, number>
   mutations: { sent: number; applied: number; duplicatesAnswered: number; rejected: number }
+  /** The devices' rejections, by code. */
+  rejectedBy: Record<string, number>
   /** The mutation names the devices queued. */
   names: string[]
   /** 401s answered to devices, and how often they signed in again. */
@@ -292,7 +295,8 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
       device.pinned = false
       // Back online: the server refuses the expired token, the device signs in again, the queue replays.
       const before = device.unauthorized
-      await device.tabs[0]!.engine.sync()
+      // A round already running (started offline) ends first; the next one meets the refusal.
+      for (let tries = 0; tries < 5 && device.unauthorized === before; tries++) await device.tabs[0]!.engine.sync()
       if (device.unauthorized > before) faults['token-expiry'] += 1
       await device.syncAll()
     }
@@ -345,7 +349,11 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
           return
         }
         case 'duplicate':
-          cluster.proxy.arm({ kind: 'duplicate', on })
+          cluster.proxy.arm({
+            kind: 'duplicate',
+            on,
+            ...(random() < 0.5 ? { lateMs: 20 + Math.floor(random() * 400) } : {}),
+          })
           return
         case 'delay':
           cluster.proxy.arm({ kind: 'delay', on, ms: 20 + Math.floor(random() * 200) })
@@ -363,6 +371,16 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
         case 'member-removed':
           episode(memberRemoved)
           return
+        case 'reload': {
+          // A tab closed in the middle of a round, and opened again.
+          const device = devices[Math.floor(random() * count)]!
+          const tab = Math.floor(random() * device.tabs.length)
+          void device.tabs[tab]!.engine.sync()
+          await sleep(Math.floor(random() * 40))
+          device.reload(tab)
+          faults.reload += 1
+          return
+        }
         case 'offline': {
           const device = devices[Math.floor(random() * count)]!
           if (!device.pinned && device.online) {
@@ -380,6 +398,7 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
       for (const kind of plan.get(step) ?? []) await inject(kind)
       if (random() < faultRate) await inject(PROXY_FAULTS[Math.floor(random() * PROXY_FAULTS.length)]!)
       if (random() < faultRate / 4) await inject(random() < 0.5 ? 'kill-push' : 'kill-pull')
+      if (random() < faultRate / 2) await inject(random() < 0.5 ? 'reload' : 'pg-terminate')
       for (const device of devices) {
         if (!device.pinned && random() < 0.12) {
           if (device.online) faults.offline += 1
@@ -472,6 +491,7 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
         duplicatesAnswered: devices.reduce((sum, device) => sum + device.answered.duplicate, 0),
         rejected: counted.rejected,
       },
+      rejectedBy: await rejectionCodes(devices),
       names: [...new Set(devices.flatMap((device) => device.sent.map((mutation) => mutation.name)))].sort(),
       auth: {
         unauthorized: devices.reduce((sum, device) => sum + device.unauthorized, 0),
@@ -487,6 +507,13 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
   }
 }
 
+async function rejectionCodes(devices: readonly ChaosDevice[]): Promise<Record<string, number>> {
+  const codes: Record<string, number> = {}
+  for (const device of devices)
+    for (const row of await device.db.rejections.toArray()) codes[row.code] = (codes[row.code] ?? 0) + 1
+  return codes
+}
+
 /** The summary as the issue's closing note shows it: a few lines per run. */
 export function formatSummary(summary: RunSummary): string {
   const faults = Object.entries(summary.faults)
@@ -498,6 +525,11 @@ export function formatSummary(summary: RunSummary): string {
     `seed ${summary.seed}: ${summary.devices} devices on ${summary.nodes} nodes, ${(summary.ms / 1000).toFixed(1)} s`,
     `  faults: ${faults}`,
     `  mutations: ${m.sent} sent, ${m.applied} applied, ${m.duplicatesAnswered} answered duplicate, ${m.rejected} rejected (${summary.names.length} kinds)`,
+    `  rejected by code: ${
+      Object.entries(summary.rejectedBy)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(', ') || 'none'
+    }`,
     `  auth: ${summary.auth.unauthorized} answered 401, ${summary.auth.signIns} signed in again; outboxes drained in ${summary.drainRounds ?? `more than ${MAX_DRAIN_ROUNDS}`} rounds`,
     `  invariants: ${summary.invariants.map((name) => `${name} ${summary.violations[name]?.length ? 'FAILED' : 'ok'}`).join(', ')}`,
     ...broken.flatMap(([name, list]) => (list ?? []).map((line) => `    ${name}: ${line}`)),
