@@ -44,25 +44,43 @@ describe('sync under chaos: devices, two API nodes, PostgreSQL, and faults of ev
     120_000,
   )
 
-  test('the checks are not blind: a refusal lost, a row lost and a row of a lost buble kept are each caught', async () => {
+  test('the checks are not blind: a refusal lost, a row lost, a row of a lost buble kept and a row edited on the server are each caught', async () => {
     const summary = await runChaos(cluster, {
       seed: 99,
       devices: 3,
       steps: 12,
-      async tamper({ devices, removed, sharedBubleId }) {
+      async tamper({ devices, removed, sharedBubleId, db }) {
         const [refusal] = await removed.db.rejections.toArray()
         if (refusal) await removed.db.rejections.delete(refusal.id)
         const [post] = await devices[0]!.db.posts.toArray()
         if (post) await devices[0]!.db.posts.delete(post.id)
         await removed.db.posts.put({ id: '01900000-0000-7000-8000-000000000001', buble_id: sharedBubleId })
+        // A post in the shared buble (never deleted) that its author never deleted, edited behind everyone's back.
+        const deleted = new Set(
+          devices.flatMap((device) =>
+            device.sent.filter((m) => m.name === 'post.delete').map((m) => (m.args as { id: string }).id),
+          ),
+        )
+        const candidates = devices
+          .flatMap((device) => device.sent)
+          .filter(
+            (m) =>
+              m.name === 'post.create' && m.bubleId === sharedBubleId && !deleted.has((m.args as { id: string }).id),
+          )
+        for (const candidate of candidates) {
+          const edited = await db.query("update posts set content = 'edited behind the devices' where id = $1", [
+            (candidate.args as { id: string }).id,
+          ])
+          if (edited.rowCount === 1) break
+        }
       },
     })
     const caught = Object.keys(summary.violations)
     // The refusal removed may be one of the removed member's: then that check says so too.
     expect(caught).toEqual(
-      expect.arrayContaining(['exactly-once', 'no-rows-of-lost-bubles', 'store-equals-fresh-pull']),
+      expect.arrayContaining(['exactly-once', 'last-write-kept', 'no-rows-of-lost-bubles', 'store-equals-fresh-pull']),
     )
-    expect(caught.filter((name) => name !== 'removed-writes-rejected')).toHaveLength(3)
+    expect(caught.filter((name) => name !== 'removed-writes-rejected')).toHaveLength(4)
     expect(summary.violations['exactly-once']).toHaveLength(1)
   }, 120_000)
 })

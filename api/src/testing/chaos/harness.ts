@@ -21,6 +21,7 @@ import { startServerProcess } from '../server-process.ts'
 import { ChaosDevice, type ChaosUser, type SentMutation } from './device.ts'
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts'
 import {
+  checkLastWrites,
   checkMutations,
   checkNoDuplicateRows,
   checkRemovedWrites,
@@ -168,7 +169,12 @@ export interface RunOptions {
   /** Extra proxy faults per step, besides each kind's one (a probability). */
   faultRate?: number
   /** Tests of the checks only: breaks something just before they run, to see them catch it. */
-  tamper?: (run: { devices: readonly ChaosDevice[]; removed: ChaosDevice; sharedBubleId: string }) => Promise<void>
+  tamper?: (run: {
+    devices: readonly ChaosDevice[]
+    removed: ChaosDevice
+    sharedBubleId: string
+    db: pg.Client
+  }) => Promise<void>
 }
 
 export interface RunSummary {
@@ -177,6 +183,8 @@ export interface RunSummary {
   nodes: number
   faults: Record<FaultKind, number>
   mutations: { sent: number; applied: number; duplicatesAnswered: number; rejected: number }
+  /** Rows whose text was checked against the last write applied to them. */
+  lastWritesChecked: number
   /** The devices' rejections, by code. */
   rejectedBy: Record<string, number>
   /** The mutation names the devices queued. */
@@ -460,9 +468,10 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
     // One more round each, so every device has what the others sent last.
     for (const device of devices) await device.syncAll()
 
-    await options.tamper?.({ devices, removed, sharedBubleId: shared })
+    await options.tamper?.({ devices, removed, sharedBubleId: shared, db: cluster.db })
     const counted = await checkMutations(cluster.db, devices, violations)
     await checkNoDuplicateRows(cluster.db, tag, violations)
+    const lastWrites = await checkLastWrites(cluster.db, devices, counted.results, violations)
     await checkRemovedWrites(removed, doomed, shared, violations)
     const pull = async (token: string, cursor?: string): Promise<PullResponse> => {
       const query = new URLSearchParams({ limit: '500' })
@@ -491,6 +500,7 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
         duplicatesAnswered: devices.reduce((sum, device) => sum + device.answered.duplicate, 0),
         rejected: counted.rejected,
       },
+      lastWritesChecked: lastWrites,
       rejectedBy: await rejectionCodes(devices),
       names: [...new Set(devices.flatMap((device) => device.sent.map((mutation) => mutation.name)))].sort(),
       auth: {
@@ -524,7 +534,7 @@ export function formatSummary(summary: RunSummary): string {
   return [
     `seed ${summary.seed}: ${summary.devices} devices on ${summary.nodes} nodes, ${(summary.ms / 1000).toFixed(1)} s`,
     `  faults: ${faults}`,
-    `  mutations: ${m.sent} sent, ${m.applied} applied, ${m.duplicatesAnswered} answered duplicate, ${m.rejected} rejected (${summary.names.length} kinds)`,
+    `  mutations: ${m.sent} sent, ${m.applied} applied, ${m.duplicatesAnswered} answered duplicate, ${m.rejected} rejected (${summary.names.length} kinds); ${summary.lastWritesChecked} rows hold their last write`,
     `  rejected by code: ${
       Object.entries(summary.rejectedBy)
         .map(([code, n]) => `${code} ${n}`)

@@ -1,7 +1,8 @@
 /**
  * What the chaos harness holds the system to after each run (issue 22 §4), read from the server's
  * database and from each device's own: every mutation a device queued was applied exactly once or
- * is in that device's rejections with its args; no row was written twice; every device's store is
+ * is in that device's rejections with its args; no row was written twice; what was applied last is
+ * what the server holds; every device's store is
  * what a fresh pull with its token gives, with no row of a buble it lost. Each check answers the
  * violations it found (empty: it holds), in words a failing test can print.
  */
@@ -16,6 +17,7 @@ import type { ChaosDevice, SentMutation } from './device.ts'
 export const INVARIANTS = [
   'exactly-once',
   'no-duplicate-rows',
+  'last-write-kept',
   'rejections-kept',
   'removed-writes-rejected',
   'store-equals-fresh-pull',
@@ -205,3 +207,71 @@ export async function checkStore(
 
 const describe = (mutation: SentMutation) =>
   `device ${mutation.device} tab ${mutation.tab} ${mutation.name} ${mutation.id} ${JSON.stringify(mutation.args)}`
+
+/** Where each created kind's text lives on the server, and the mutations that write it. */
+const WRITTEN: Record<string, { table: string; column: string; create: string; update: string; delete: string }> = {
+  post: { table: 'posts', column: 'content', create: 'post.create', update: 'post.update', delete: 'post.delete' },
+  comment: {
+    table: 'comments',
+    column: 'content',
+    create: 'comment.create',
+    update: 'comment.update',
+    delete: 'comment.delete',
+  },
+  chat: { table: 'chat_messages', column: 'content', create: 'chat.send', update: 'chat.edit', delete: 'chat.delete' },
+  event: { table: 'events', column: 'title', create: 'event.create', update: 'event.update', delete: 'event.delete' },
+  poll: { table: 'polls', column: 'question', create: 'poll.create', update: 'poll.update', delete: 'poll.delete' },
+}
+
+/**
+ * Every applied write is on the server as it was last written: a post, comment, message, event or
+ * poll a device made, and did not delete (nor was its buble, or its post, deleted), holds the text
+ * of the last of its create and edits the server applied (a device's writes apply in its order).
+ */
+export async function checkLastWrites(
+  db: pg.Client,
+  devices: readonly ChaosDevice[],
+  results: ReadonlyMap<string, string>,
+  violations: Violations,
+): Promise<number> {
+  const applied = devices.flatMap((device) => device.sent).filter((mutation) => results.get(mutation.id) === 'applied')
+  const argsOf = (mutation: SentMutation) => mutation.args as Record<string, string>
+  const gone = new Set<string>()
+  for (const mutation of applied) {
+    if (mutation.name === 'buble.delete') gone.add(argsOf(mutation).id!)
+    if (mutation.name.endsWith('.delete')) gone.add(argsOf(mutation).id!)
+  }
+  let checked = 0
+  for (const [kind, spec] of Object.entries(WRITTEN)) {
+    const expected = new Map<string, string>()
+    for (const mutation of applied) {
+      const args = argsOf(mutation)
+      if (mutation.name !== spec.create && mutation.name !== spec.update) continue
+      const text = kind === 'event' ? args.title : kind === 'poll' ? args.question : args.content
+      if (
+        mutation.name === spec.create &&
+        (gone.has(mutation.bubleId ?? '') || (kind === 'comment' && gone.has(args.post_id!)))
+      )
+        gone.add(args.id!)
+      if (text !== undefined) expected.set(args.id!, text)
+    }
+    for (const id of gone) expected.delete(id)
+    if (expected.size === 0) continue
+    const rows = (
+      await db.query<{ id: string; text: string }>(
+        `select id::text, ${spec.column} as text from ${spec.table} where id = any($1::uuid[])`,
+        [[...expected.keys()]],
+      )
+    ).rows
+    const found = new Map(rows.map((row) => [row.id, row.text]))
+    for (const [id, text] of expected) {
+      checked += 1
+      const onServer = found.get(id)
+      if (onServer === undefined)
+        add(violations, 'last-write-kept', `${kind} ${id} was applied but is not on the server`)
+      else if (onServer !== text)
+        add(violations, 'last-write-kept', `${kind} ${id} reads "${onServer}" on the server, last written "${text}"`)
+    }
+  }
+  return checked
+}
