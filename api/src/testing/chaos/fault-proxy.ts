@@ -15,7 +15,8 @@ export type ArmedFault =
   | { kind: 'duplicate'; on: 'push' | 'pull'; lateMs?: number }
   | { kind: 'delay'; on: 'push' | 'pull'; ms: number }
   | { kind: 'reorder'; on: 'push' | 'pull'; holdMs: number }
-  | { kind: 'lost-answer'; on: 'push' | 'pull' }
+  /** Committed, then the connection dropped: before any byte of the answer, or (`midBody`) after its status and part of its body. */
+  | { kind: 'lost-answer'; on: 'push' | 'pull'; midBody?: boolean }
   | { kind: 'kill'; on: 'push' | 'pull'; afterMs: number }
 
 export type ProxyFaultKind = 'duplicate' | 'delay' | 'reorder' | 'lost-answer' | 'kill-push' | 'kill-pull'
@@ -200,6 +201,13 @@ export async function startFaultProxy(options: {
       if (fault?.kind === 'lost-answer') {
         // The node has answered: its transaction committed. The device never hears of it.
         injected['lost-answer'] += 1
+        if (fault.midBody) {
+          const headers = { ...answer.headers }
+          for (const name of HOP_HEADERS) delete headers[name]
+          res.writeHead(answer.status, { ...headers, 'content-length': String(answer.body.length) })
+          res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)), () => res.socket?.destroy())
+          return
+        }
         res.socket?.destroy()
         return
       }

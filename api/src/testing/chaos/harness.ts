@@ -371,7 +371,7 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
           return
         case 'lost-answer':
           // Mostly pushes: a push whose answer is lost is the case that matters.
-          cluster.proxy.arm({ kind: 'lost-answer', on: random() < 0.8 ? 'push' : 'pull' })
+          cluster.proxy.arm({ kind: 'lost-answer', on: random() < 0.8 ? 'push' : 'pull', midBody: random() < 0.5 })
           return
         case 'token-expiry':
           episode(tokenExpiry)
