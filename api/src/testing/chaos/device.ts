@@ -96,7 +96,10 @@ export interface DeviceOptions {
   baseUrl: string
   /** Signs the user in again (answers a new token). */
   signIn: (user: ChaosUser) => Promise<string>
+  /** The device's own seeded choices (what to write, on which tab). */
   random: () => number
+  /** The engines' backoff jitter: a stream of its own, so their timing-dependent draws leave the choices alone. */
+  jitter: () => number
   /** A unique text for each write, so rows can be found and counted on the server. */
   text: () => string
 }
@@ -198,7 +201,7 @@ export class ChaosDevice {
       actor: () => this.actor,
       exclusive: this.exclusive,
       intervalMs: 0,
-      random: options.random,
+      random: options.jitter,
       timers: this.engineTimers,
     })
     return { db, engine }

@@ -204,7 +204,8 @@ const PROXY_FAULTS = ['duplicate', 'delay', 'reorder', 'lost-answer'] as const
 export async function runChaos(cluster: ChaosCluster, options: RunOptions): Promise<RunSummary> {
   const started = Date.now()
   const random = seededRandom(options.seed)
-  cluster.pick = random
+  // Draws made at moments timing decides (the proxy's, each device's) come from streams of their own.
+  cluster.pick = seededRandom(options.seed ^ 0x5bd1e995)
   const steps = options.steps ?? 40
   const faultRate = options.faultRate ?? 0.1
   const count = Math.max(3, options.devices)
@@ -262,7 +263,8 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
         tabs: index === 0 ? 2 : 1,
         baseUrl: cluster.proxy.url,
         signIn,
-        random,
+        random: seededRandom(options.seed * 1000 + index + 1),
+        jitter: seededRandom(options.seed * 1000 + index + 500),
         text,
       }),
   )
@@ -277,7 +279,7 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
     const expiring = devices[1 + Math.floor(random() * (count - 1))]!
     const others = devices.slice(1).filter((device) => device !== expiring)
     const removed = others[Math.floor(random() * others.length)]!
-    let doomed: SentMutation[] = []
+    const doomed: SentMutation[] = []
     const episodes: Promise<unknown>[] = []
     const episodeErrors: unknown[] = []
     const episode = (run: () => Promise<void>) => episodes.push(run().catch((err: unknown) => episodeErrors.push(err)))
@@ -299,13 +301,14 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
         .sign(new TextEncoder().encode(TEST_JWT_SECRET))
       for (let i = 0; i < 3; i++) await device.randomWrite()
       await sleep(exp * 1000 - Date.now() + 300)
+      // Back online (and kept online until then): the server refuses the expired token, the device
+      // signs in again, the queue replays.
       device.setOnline(true)
-      device.pinned = false
-      // Back online: the server refuses the expired token, the device signs in again, the queue replays.
       const before = device.unauthorized
       // A round already running (started offline) ends first; the next one meets the refusal.
       for (let tries = 0; tries < 5 && device.unauthorized === before; tries++) await device.tabs[0]!.engine.sync()
       if (device.unauthorized > before) faults['token-expiry'] += 1
+      device.pinned = false
       await device.syncAll()
     }
 
@@ -487,7 +490,6 @@ export async function runChaos(cluster: ChaosCluster, options: RunOptions): Prom
           ...(violations['exactly-once'] ?? []),
           `device ${device.index} could not queue: ${device.refusedLocally.slice(0, 3).join('; ')}`,
         ]
-    doomed = []
 
     return {
       seed: options.seed,
