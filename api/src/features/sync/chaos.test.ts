@@ -1,7 +1,8 @@
 /**
  * Issue 22 §4, the short version in `npm test`: the chaos harness (testing/chaos/) with a few
  * fixed seeds on two real API nodes and PostgreSQL. Every kind of fault is injected at least once
- * per seed, and every invariant must hold after each run; `npm run chaos` runs many more seeds.
+ * per seed, and every invariant must hold after each run; `npm run chaos` runs many more seeds
+ * (CHAOS_TEST_SEEDS=5,6 runs other seeds here, to replay one the long run found).
  * Runs only with TEST_DATABASE_URL set: two processes cannot share the embedded PGlite.
  */
 
