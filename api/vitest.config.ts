@@ -3,7 +3,11 @@ import { defineConfig } from 'vitest/config'
 // Three server processes cannot share the embedded PGlite, nor can writes in flight beside a pull
 // (one connection): these run only against PostgreSQL (scripts/test.mjs says in one loud line when
 // they are left out).
-const needsPostgres = ['src/testing/cluster.test.ts', 'src/features/sync/settled-pull.test.ts']
+const needsPostgres = [
+  'src/testing/cluster.test.ts',
+  'src/features/sync/settled-pull.test.ts',
+  'src/features/sync/chaos.test.ts',
+]
 
 export default defineConfig({
   test: {
