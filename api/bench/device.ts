@@ -89,11 +89,11 @@ export async function seedBusyBuble(ctx: DeviceContext, members: number): Promis
     await client.query(
       `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
        select $1, user_id, role, case role when 'owner' then ${rolePermissionsSql('owner')} else ${rolePermissionsSql('member')} end, v, v
-       from (select user_id, role, nextval('sync_version') as v
+       from (select user_id, role, buble_next_version() as v
              from unnest($2::uuid[], $3::text[]) with ordinality as t(user_id, role, n) order by n) m`,
       [bubleId, [ctx.userId, ...userIds], ['owner', ...userIds.map(() => 'member')]],
     )
-    await client.query(`update bubles set changed_version = nextval('sync_version') where id = $1`, [bubleId])
+    await client.query(`update bubles set changed_version = buble_next_version() where id = $1`, [bubleId])
   })
   return bubleId
 }

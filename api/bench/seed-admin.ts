@@ -104,6 +104,9 @@ const textArray = (values: readonly string[]) => `array[${values.map((v) => `'${
  * reused (only the admin role is granted): the tables would otherwise grow by 100,000 rows a run,
  * and the CSV export with them. Answers whether it seeded.
  */
+/** Versioned rows a seed writes in one transaction (one may take at most 64,511 in SQL, decision 91). */
+const SEED_PART = 50_000
+
 export async function seedAdminData(
   ctx: DeviceContext,
   { users = 100_000, bubles = 100, posts = 100_000 }: { users?: number; bubles?: number; posts?: number } = {},
@@ -113,7 +116,7 @@ export async function seedAdminData(
   const run = uuidv7().slice(-12)
   const maintenance = 'vacuum analyze users, bubles, memberships, posts'
   let seeded = false
-  await seedTransaction(ctx.databaseUrl, maintenance, async (client) => {
+  await seedTransaction(ctx.databaseUrl, maintenance, async (client, checkpoint) => {
     await client.query(`update users set role = 'admin' where id = $1`, [ctx.userId])
     const { rows } = await client.query<{ users: number; posts: number }>(
       `select (select count(*)::int from users where password_hash = $1 and status = 'active') as users,
@@ -124,7 +127,7 @@ export async function seedAdminData(
     if ((rows[0]?.users ?? 0) >= users && (rows[0]?.posts ?? 0) >= posts) return
     seeded = true
     await client.query(
-      `create temporary table admin_users on commit drop as
+      `create temporary table admin_users as
        select k, gen_random_uuid() as id,
               (${textArray(FIRST_NAMES)})[1 + (k * 7) % ${FIRST_NAMES.length}] as first,
               (${textArray(STEMS)})[1 + k % ${STEMS.length}] || (${textArray(ENDINGS)})[1 + (k / ${STEMS.length}) % ${ENDINGS.length}] as last
@@ -141,7 +144,7 @@ export async function seedAdminData(
       [run, users, DUMMY_HASH],
     )
     await client.query(
-      `create temporary table admin_bubles on commit drop as
+      `create temporary table admin_bubles as
        select k, gen_random_uuid() as id from generate_series(1, $1::int) k`,
       [bubles],
     )
@@ -152,29 +155,37 @@ export async function seedAdminData(
        from admin_bubles b join admin_users u on u.k = b.k`,
       [run],
     )
-    await client.query(
-      `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
-       select buble_id, user_id, role,
-         case role when 'owner' then ${rolePermissionsSql('owner')}
-           else ${rolePermissionsSql('member')} end,
-         v, v
-       from (select b.id as buble_id, u.id as user_id, case when u.k <= $1 then 'owner' else 'member' end as role,
-                    buble_next_version() as v
-             from admin_users u join admin_bubles b on b.k = 1 + (u.k - 1) % $1 order by u.k) m`,
-      [bubles],
-    )
+    // Versioned rows in parts of at most SEED_PART, a transaction each.
+    for (let from = 1; from <= users; from += SEED_PART) {
+      await checkpoint()
+      await client.query(
+        `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
+         select buble_id, user_id, role,
+           case role when 'owner' then ${rolePermissionsSql('owner')}
+             else ${rolePermissionsSql('member')} end,
+           v, v
+         from (select b.id as buble_id, u.id as user_id, case when u.k <= $1 then 'owner' else 'member' end as role,
+                      buble_next_version() as v
+               from admin_users u join admin_bubles b on b.k = 1 + (u.k - 1) % $1
+               where u.k between $2::int and $3::int order by u.k) m`,
+        [bubles, from, from + SEED_PART - 1],
+      )
+    }
     // Post g: in buble 1 + (g − 1) % bubles, by one of its members, the oldest first.
-    await client.query(
-      `insert into posts (id, buble_id, author_id, content, position, created_at, added_version, version)
-       select gen_random_uuid(), b.id, u.id,
-              case when g % 100 = 0 then $4::text
-                else (${textArray(SENTENCES)})[1 + g % ${SENTENCES.length}] || ' (' || g || ')' end,
-              1 + (g - 1) / $2::int, now() - ($1::int - g) * interval '30 seconds', v, v
-       from (select g, buble_next_version() as v from generate_series(1, $1::int) g) s
-       join admin_bubles b on b.k = 1 + (g - 1) % $2::int
-       join admin_users u on u.k = b.k + $2::int * ((g * 7) % $3::int)`,
-      [posts, bubles, perBuble, SEARCHED_SENTENCE],
-    )
+    for (let from = 1; from <= posts; from += SEED_PART) {
+      await checkpoint()
+      await client.query(
+        `insert into posts (id, buble_id, author_id, content, position, created_at, added_version, version)
+         select gen_random_uuid(), b.id, u.id,
+                case when g % 100 = 0 then $4::text
+                  else (${textArray(SENTENCES)})[1 + g % ${SENTENCES.length}] || ' (' || g || ')' end,
+                1 + (g - 1) / $2::int, now() - ($1::int - g) * interval '30 seconds', v, v
+         from (select g, buble_next_version() as v from generate_series($5::int, $6::int) g) s
+         join admin_bubles b on b.k = 1 + (g - 1) % $2::int
+         join admin_users u on u.k = b.k + $2::int * ((g * 7) % $3::int)`,
+        [posts, bubles, perBuble, SEARCHED_SENTENCE, from, Math.min(posts, from + SEED_PART - 1)],
+      )
+    }
     await client.query(
       `update bubles set changed_version = buble_next_version() where id in (select id from admin_bubles)`,
     )
@@ -198,8 +209,7 @@ export async function seedMemberPosts(ctx: DeviceContext, posts: number): Promis
     ])
     await client.query(
       `insert into memberships (buble_id, user_id, role, permissions, joined_version, version)
-       values ($1, $2, 'owner', ${rolePermissionsSql('owner')},
-               buble_next_version(), currval('sync_version'))`,
+       select $1, $2, 'owner', ${rolePermissionsSql('owner')}, v, v from (select buble_next_version() as v) as next`,
       [bubleId, ctx.userId],
     )
     await client.query(

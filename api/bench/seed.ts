@@ -4,21 +4,28 @@ import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissi
 import pg from 'pg'
 
 /**
- * Runs `write` in one transaction (at most 65535 versions, decision 91), then `maintenance` after the commit
+ * Runs `write` in one transaction (at most 64,511 versions in SQL, decision 91: a bigger seed calls
+ * `checkpoint` between its parts), then `maintenance` after the commit
  * (planner statistics and the visibility map as autovacuum keeps them on a live database: a bulk
  * load outruns it). Rolls back and rethrows when `write` fails.
  */
 export async function seedTransaction(
   databaseUrl: string | undefined,
   maintenance: string,
-  write: (client: pg.Client) => Promise<void>,
+  write: (client: pg.Client, checkpoint: () => Promise<void>) => Promise<void>,
 ): Promise<void> {
   if (!databaseUrl) throw new Error('seeding needs PostgreSQL')
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
     await client.query('begin')
-    await write(client)
+    // Commits what is written so far and goes on in a new transaction (a big seed: one transaction
+    // may take at most 64,511 versions in SQL; temporary tables made without ON COMMIT DROP stay).
+    const checkpoint = async () => {
+      await client.query('commit')
+      await client.query('begin')
+    }
+    await write(client, checkpoint)
     await client.query('commit')
     await client.query(maintenance)
   } catch (err) {

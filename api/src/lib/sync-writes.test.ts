@@ -80,14 +80,14 @@ describe.each(backends())('sync writes on %s', (backend) => {
       return { xid, inSql, first, second, undone, third }
     })
     expect(seen.inSql).toBe(seen.xid * 65536 + 1)
-    expect(seen.first).toBe(seen.xid * 65536 + 32768)
+    expect(seen.first).toBe(seen.xid * 65536 + 64512)
     expect(seen.second).toBe(seen.first + 1)
     expect(seen.undone).toBe('rolled back')
     expect(seen.third).toBe(seen.second + 2)
     // The next write starts a block of its own, above.
     const next = await syncWrite(database.db, (w) => w.takeVersion())
     expect(next).toBeGreaterThan(seen.third)
-    expect(next % 65536).toBe(32768)
+    expect(next % 65536).toBe(64512)
   })
 
   test('what has settled: every version of a committed write, and no more than the issued bound', async () => {

@@ -27,7 +27,7 @@ const MAX_NOTIFY_BYTES = 7000
 /** Versions a transaction may take: its id times this, plus its count (migration 0011, decision 91). */
 const VERSIONS_PER_TRANSACTION = 65536
 /** Counted by `buble_next_version()` in SQL: 1 to this. */
-const SQL_VERSIONS = 32767
+const SQL_VERSIONS = 64511
 /** Counted by the app (`takeVersion`) above them, leaving the block's last for the buble stamp. */
 const APP_VERSIONS = VERSIONS_PER_TRANSACTION - SQL_VERSIONS - 2
 /** A buble's stamp: the top of the writing transaction's block, at or above every version it took. */
@@ -95,7 +95,7 @@ export class SyncWriter {
 
   /**
    * A fresh version, for a row that must know its own version as it is written. The first asks the
-   * database for the transaction's id; the next are counted here (32768 and up in the id's block,
+   * database for the transaction's id; the next are counted here (64512 and up in the id's block,
    * above what `buble_next_version()` counts in SQL), with no round trip.
    */
   async takeVersion(): Promise<number> {
