@@ -15,6 +15,7 @@
 
 import autocannon from 'autocannon'
 import { startCluster, startProxy } from '../src/testing/cluster.ts'
+import { TEST_JWT_SECRET } from '../src/testing/harness.ts'
 import { seedBusyBuble } from './device.ts'
 import { runPushParallel } from './push-parallel.ts'
 import { seedWall } from './seed-wall.ts'
@@ -118,6 +119,8 @@ async function main() {
       }
     }
     // Writes: each device's batches go to the nodes in turn (1 node, then all 3), straight to them.
+    // The devices' tokens are signed with the nodes' secret (the test servers' own).
+    process.env.JWT_SECRET = TEST_JWT_SECRET
     for (const nodes of [1, 3]) {
       const result = await runPushParallel({
         baseUrls: cluster.nodes.slice(0, nodes).map((node) => node.url),
