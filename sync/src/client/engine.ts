@@ -71,7 +71,11 @@ const NO_STRIKES: PushStrikes = { ids: [], count: 0, suspects: [] }
  */
 export function isServerFault(err: unknown): boolean {
   if (!(err instanceof TransportError) || err.kind !== 'server') return false
-  return err.status === undefined || ![408, 429, 502, 503, 504].includes(err.status)
+  if (err.status === undefined) return true
+  // A 2xx whose body was cut off: the server did the work and answered; the retry comes back
+  // duplicate, so it never counts against the batch (a lone mutation would be refused though saved).
+  if (err.status >= 200 && err.status < 300) return false
+  return ![408, 429, 502, 503, 504].includes(err.status)
 }
 
 export interface Timers {

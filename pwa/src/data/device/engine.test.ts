@@ -599,9 +599,35 @@ describe('a batch the server keeps failing', () => {
     })
     await engine.sync()
     await drain(engine, clock)
-    // The batch was taken apart, and each mutation alone came back duplicate.
-    expect(pushes.map((body) => body.mutations.length)).toEqual([4, 4, 4, 1, 1, 1, 1])
+    // A cut 2xx is no fault of the batch: it is sent again whole, and comes back duplicate.
+    expect(pushes.map((body) => body.mutations.length)).toEqual([4, 4, 4, 4])
     expect(answers).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate'])
+    expect(server.applied).toEqual(ids)
+    expect(await db.rejections.count()).toBe(0)
+    expect(await db.outbox.count()).toBe(0)
+  })
+
+  test('a lone mutation whose 2xx answer is cut off again and again is retried, never refused: it was saved', async () => {
+    const db = freshDb()
+    const ids = await queueMessages(db, ['saved though unheard'])
+    let lost = 0
+    const server = countingServer(() => null)
+    const answers: string[] = []
+    const { engine, clock, pushes } = engineWith(db, {
+      push: (body) => {
+        const answer = server.push(body)
+        if (lost < 4) {
+          lost += 1
+          throw new TransportError('server', 'Unreadable answer', 200)
+        }
+        answers.push(...answer.results.map((result) => result.status))
+        return answer
+      },
+    })
+    await engine.sync()
+    await drain(engine, clock)
+    expect(pushes).toHaveLength(5)
+    expect(answers).toEqual(['duplicate'])
     expect(server.applied).toEqual(ids)
     expect(await db.rejections.count()).toBe(0)
     expect(await db.outbox.count()).toBe(0)
