@@ -23,7 +23,7 @@ export const FILES_TO_FORGET_KEY = 'filesToForget'
 export const bubleFilesCache = (dbName: string, bubleId: string) => `${dbName}:files:${bubleId}`
 
 /** A queued write that loses its purpose with its buble, rather than failing: nothing the user wrote is lost. */
-const MOOT_WITH_BUBLE: readonly MutationName[] = ['buble.leave', 'buble.delete', 'unread.read']
+export const MOOT_WITH_BUBLE: readonly MutationName[] = ['buble.leave', 'buble.delete', 'unread.read']
 
 /** One of the app's row tables (the device schema's), as Dexie holds it. */
 const rowTable = (db: LocalDb, table: string) => db.table<LocalRow, string>(table)
