@@ -7,6 +7,7 @@ const needsPostgres = [
   'src/testing/cluster.test.ts',
   'src/features/sync/settled-pull.test.ts',
   'src/features/sync/chaos.test.ts',
+  'src/boot-wait.test.ts',
 ]
 
 export default defineConfig({

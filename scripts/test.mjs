@@ -51,7 +51,7 @@ function runVitest() {
   banner('Vitest: unit, API and component tests')
   if (!process.env.TEST_DATABASE_URL)
     console.warn(
-      'POSTGRESQL NOT SET: API tests run on PGlite only, and the three-node cluster test (api/src/testing/cluster.test.ts) the settled-pull test (api/src/features/sync/settled-pull.test.ts) and the chaos test (api/src/features/sync/chaos.test.ts) are left out — set TEST_DATABASE_URL to run them on PostgreSQL too',
+      'POSTGRESQL NOT SET: API tests run on PGlite only, and the three-node cluster test (api/src/testing/cluster.test.ts) the settled-pull test (api/src/features/sync/settled-pull.test.ts) the chaos test (api/src/features/sync/chaos.test.ts) and the boot-wait test (api/src/boot-wait.test.ts) are left out — set TEST_DATABASE_URL to run them on PostgreSQL too',
     )
   const vitestManifest = createRequire(path.join(root, 'package.json')).resolve('vitest/package.json')
   const vitestBin = path.join(path.dirname(vitestManifest), 'vitest.mjs')

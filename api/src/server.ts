@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { type AppOptions, createApp, createFeatures } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { type DbTimeouts, openDatabase } from './db/client.ts'
+import { type Database, type DbTimeouts, openDatabase } from './db/client.ts'
 import type { Deps } from './deps.ts'
 import { createChangeBus } from './lib/change-bus.ts'
+import { isDatabaseUnavailable } from './lib/errors.ts'
 import { trackInFlight } from './lib/in-flight.ts'
 import { createScheduler } from './lib/jobs.ts'
-import { createLogger } from './lib/log.ts'
+import { createLogger, type Logger } from './lib/log.ts'
 import { createMailer } from './lib/mail.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { loadSecrets } from './lib/secrets.ts'
@@ -37,6 +38,25 @@ const CLOSE_BUDGET_MS = 3000
  */
 export type BootOptions = AppOptions & { dbTimeouts?: DbTimeouts; jobIntervalMs?: number }
 
+/** Tries to open the database this many times, a second or two apart, while it cannot serve yet. */
+const OPEN_ATTEMPTS = 15
+
+/**
+ * Opens the database, waiting for it while it cannot serve yet (a PostgreSQL still starting beside
+ * the app, a connection cut during the migrations): only then is a failure to start final.
+ */
+async function openWhenReachable(open: () => Promise<Database>, log: Logger): Promise<Database> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await open()
+    } catch (err) {
+      if (attempt >= OPEN_ATTEMPTS || !isDatabaseUnavailable(err)) throw err
+      log.warn('the database cannot serve yet; trying again', { attempt, err })
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 250 * attempt)))
+    }
+  }
+}
+
 export async function boot(options: BootOptions = {}): Promise<void> {
   let config: ReturnType<typeof loadConfig>
   try {
@@ -50,10 +70,14 @@ export async function boot(options: BootOptions = {}): Promise<void> {
   }
   const log = createLogger(config.logLevel)
   const secrets = loadSecrets(config)
-  const database = await openDatabase(
-    config.databaseUrl
-      ? { url: config.databaseUrl, timeouts: options.dbTimeouts }
-      : { pgliteDir: path.join(config.dataDir, 'pg') },
+  const database = await openWhenReachable(
+    () =>
+      openDatabase(
+        config.databaseUrl
+          ? { url: config.databaseUrl, timeouts: options.dbTimeouts }
+          : { pgliteDir: path.join(config.dataDir, 'pg') },
+      ),
+    log,
   )
   const bus = await createChangeBus(database, log)
   const deps: Deps = {

@@ -247,16 +247,22 @@ async function openPostgres(url: string, timeouts: DbTimeouts = DB_TIMEOUTS): Pr
   // replaced on the next query; without a listener, node-postgres would take the process down.
   pool.on('error', () => {})
   keepCheckedOutErrors(pool)
-  const client = await pool.connect()
   try {
-    // Migrations wait for another process's and may build big indexes: no bounds for them.
-    await client.query('set lock_timeout = 0; set statement_timeout = 0')
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
-    await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS })
-  } finally {
-    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
-    await client.query('reset lock_timeout; reset statement_timeout').catch(() => {})
-    client.release()
+    const client = await pool.connect()
+    try {
+      // Migrations wait for another process's and may build big indexes: no bounds for them.
+      await client.query('set lock_timeout = 0; set statement_timeout = 0')
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS })
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
+      await client.query('reset lock_timeout; reset statement_timeout').catch(() => {})
+      client.release()
+    }
+  } catch (err) {
+    // Nothing is left open behind a failed start: the caller may try again.
+    await pool.end().catch(() => {})
+    throw err
   }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
   guardWrites(db, pool, ['query', 'connect'], true)
