@@ -24,8 +24,20 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'buble-test-'))
 const requireE2E = process.env.REQUIRE_E2E === '1'
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
-/** @type {{name: string, passed: number, failed: number, skipped: number, note?: string}[]} */
+/** @type {{name: string, passed: number, failed: number, skipped: number, note?: string, failures?: string[]}[]} */
 const results = []
+
+/** The first line of an error, with the terminal's colour codes taken out, for the summary. */
+function firstLine(text) {
+  const plain = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '')
+  return (
+    plain
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim()
+      .slice(0, 300) ?? ''
+  )
+}
 
 function banner(text) {
   console.log(`\n=== ${text} ===\n`)
@@ -72,9 +84,16 @@ function runVitest() {
     counts.skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0)
     // A file that fails to load (syntax error, failing import, failing beforeAll) has no failed test
     // of its own: count it as one failure so the summary never reads "0 failed" for a red run.
+    counts.failures = []
     for (const file of json.testResults ?? []) {
-      const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed').length
-      if (file.status === 'failed' && failedTests === 0) counts.failed += 1
+      const where = path.relative(root, file.name ?? '')
+      const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed')
+      for (const test of failedTests)
+        counts.failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`)
+      if (file.status === 'failed' && failedTests.length === 0) {
+        counts.failed += 1
+        counts.failures.push(`${where}: ${firstLine(file.message)}`)
+      }
     }
   }
   if (code !== 0 && counts.failed === 0) {
@@ -139,12 +158,29 @@ function runPlaywright() {
     counts.failed = json.stats.unexpected ?? 0
     counts.skipped = json.stats.skipped ?? 0
     if (json.stats.flaky) counts.note = `${json.stats.flaky} flaky (passed on retry)`
+    counts.failures = playwrightFailures(json.suites ?? [])
   }
   if (code !== 0 && counts.failed === 0) {
     counts.failed = 1
     counts.note = `test:e2e exited with code ${code}${json ? '' : ' before Playwright wrote a report (build failed?)'}`
   }
   results.push(counts)
+}
+
+/** "file › title: first line of the error" for every test of a Playwright JSON report that failed. */
+function playwrightFailures(suites, titles = []) {
+  const failures = []
+  for (const suite of suites) {
+    const inner = suite.file && titles.length === 0 ? [suite.file] : [...titles, suite.title]
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue
+        const error = test.results?.find((result) => result.error)?.error
+        failures.push(`${[...inner, spec.title].join(' › ')}: ${firstLine(error?.message)}`)
+      }
+    failures.push(...playwrightFailures(suite.suites ?? [], inner))
+  }
+  return failures
 }
 
 // ---- 3. Lighthouse ---------------------------------------------------------------------------
@@ -180,6 +216,7 @@ banner('Summary')
 for (const r of results) {
   const note = r.note ? ` (${r.note})` : ''
   console.log(`  ${r.name.padEnd(10)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${note}`)
+  for (const failure of r.failures ?? []) console.log(`    FAILED ${failure}`)
 }
 const total = results.reduce(
   (sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }),

@@ -25,7 +25,7 @@ import { useApiMiddleware } from './lib/api-middleware.ts'
 import { type AppEnv, createAuthenticator } from './lib/auth.ts'
 import { createContentAddedBus } from './lib/content-added.ts'
 import { errorHandler, notFound } from './lib/errors.ts'
-import { closeFeatures, foldMutations, jobsOf, syncSourcesOf, unreadSourcesOf } from './lib/feature.ts'
+import { batchersOf, closeFeatures, foldMutations, jobsOf, syncSourcesOf, unreadSourcesOf } from './lib/feature.ts'
 import { serveOpenApi } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
 import { createProviderFetch } from './lib/provider-fetch.ts'
@@ -87,7 +87,11 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })
   const synced = { ...content, unread, push }
   // Every mutation name maps onto the service function its REST call uses (ARCHITECTURE: the one rule).
-  const parts = { syncSources: syncSourcesOf(synced), unreadSources: unreadSourcesOf(synced) }
+  const parts = {
+    syncSources: syncSourcesOf(synced),
+    unreadSources: unreadSourcesOf(synced),
+    batchers: batchersOf(synced),
+  }
   const sync = syncFeature(deps, { pokes, authenticate }, { ...parts, mutations: foldMutations(synced) }, options)
   const list = { ...synced, sync }
   return {

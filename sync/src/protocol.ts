@@ -12,6 +12,8 @@ import { z } from 'zod'
 export const MAX_PUSH_BATCH = 100
 /** The most changes one pull answers by default. */
 export const DEFAULT_PULL_LIMIT = 500
+/** The most changes one pull may ask for; a device asks for this many (fewer round trips on a first sync). */
+export const MAX_PULL_LIMIT = 1000
 
 /** One queued mutation as it crosses the wire; its args are checked per name by the server. */
 export const Mutation = z.object({
@@ -67,7 +69,7 @@ export type Change = z.infer<typeof Change>
 export const PullQuery = z.object({
   // Opaque to clients; the server answers `reset` for one it cannot read.
   cursor: z.string().max(8192).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(DEFAULT_PULL_LIMIT),
+  limit: z.coerce.number().int().min(1).max(MAX_PULL_LIMIT).default(DEFAULT_PULL_LIMIT),
 })
 export type PullQuery = z.infer<typeof PullQuery>
 

@@ -10,13 +10,15 @@ import type { Hono } from 'hono'
 import type { Schema } from 'hono/types'
 import type { AppEnv } from './auth.ts'
 import type { Job } from './jobs.ts'
-import type { MutationHandlers, SyncSource, UnreadSource } from './sync-sources.ts'
+import type { MutationBatchers, MutationHandlers, SyncSource, UnreadSource } from './sync-sources.ts'
 
 export interface Feature {
   /** Mounted under `/api`; a feature's routes carry their own path prefix. */
   routes?: Hono<AppEnv, Schema, string>
   /** The mutations it handles, each calling the service function its REST call uses. */
   mutations?: Partial<MutationHandlers>
+  /** Mutations it can also apply several at once (the hot creates), through the same service. */
+  batchers?: MutationBatchers
   /** The synced tables it owns. */
   syncSources?: readonly SyncSource[]
   /** What counts on its tab. */
@@ -45,6 +47,9 @@ export function foldMutations<F extends Record<string, Feature>>(
 ): MutationHandlers {
   return Object.assign({}, ...Object.values(features).map((feature) => feature.mutations ?? {}))
 }
+
+export const batchersOf = (features: Record<string, Feature>): MutationBatchers =>
+  Object.assign({}, ...Object.values(features).map((feature) => feature.batchers ?? {}))
 
 export const syncSourcesOf = (features: Record<string, Feature>): SyncSource[] =>
   Object.values(features).flatMap((feature) => feature.syncSources ?? [])

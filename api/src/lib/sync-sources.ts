@@ -44,6 +44,24 @@ export type MutationHandler<N extends MutationName> = (user: UserRow, args: Muta
 
 export type MutationHandlers = { [N in MutationName]: MutationHandler<N> }
 
+/** What a batched handler answers for a mutation it leaves to the one-at-a-time handler. */
+export const ONE_BY_ONE: unique symbol = Symbol('one by one')
+
+/**
+ * Applies several mutations of one name at once, for one user, inside the push's open write: one
+ * statement for them all instead of a few round trips each (a busy device's queue of posts and
+ * messages). It answers, for each, what its handler would, or `ONE_BY_ONE` where that handler must
+ * answer (an outsider's 404, an id already used, a reply elsewhere): those then run one at a time,
+ * after the others, and write nothing the batch wrote. `takes` says which mutations may go in a
+ * batch at all (a plain text post, say); the others go one at a time, in their turn.
+ */
+export interface MutationBatcher<N extends MutationName> {
+  takes(args: MutationArgs<N>): boolean
+  apply(user: UserRow, args: readonly MutationArgs<N>[]): Promise<unknown[]>
+}
+
+export type MutationBatchers = { [N in MutationName]?: MutationBatcher<N> }
+
 /** The handlers of one feature's group of mutations (`typeof WALL_MUTATIONS`, say, of @buble/shared/mutations). */
 export type MutationHandlersOf<Group> = Pick<MutationHandlers, keyof Group & MutationName>
 

@@ -323,9 +323,6 @@ export async function syncWrite<T>(db: Db, fn: (w: SyncWriter) => Promise<T>): P
 /** The sync write open in this async context, if any. */
 export const openWrite = (): SyncWriter | undefined => ambient.getStore()
 
-/** Whether a sync write is open in this async context (a push's mutation): a service called there joins it. */
-export const inSyncWrite = (): boolean => ambient.getStore() !== undefined
-
 /** Where to read what a write just did: its open transaction while one is open here (a push), else the database. */
 export const readerAfterWrite = (db: Db): Db | Tx => ambient.getStore()?.tx ?? db
 

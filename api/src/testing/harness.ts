@@ -58,6 +58,8 @@ function testServices({ list, contentAdded, jobs }: Features) {
     users: list.profile.service,
     uploads: list.uploads.service,
     wall: list.wall.service,
+    chat: list.chat.service,
+    bubles: list.bubles.service,
     previewer: list.wall.previewer,
     stories: list.stories.service,
     invites: list.bubles.invites,

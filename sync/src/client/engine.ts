@@ -12,7 +12,7 @@
 import type { DeviceAuthor } from '@buble/shared/device-rows'
 import { MUTATION_ARGS, type MutationInput, type MutationName } from '@buble/shared/mutations'
 import { v7 as uuidv7 } from 'uuid'
-import { INTERNAL_REJECTION, MAX_PUSH_BATCH } from '../protocol.ts'
+import { INTERNAL_REJECTION, MAX_PULL_LIMIT, MAX_PUSH_BATCH } from '../protocol.ts'
 import { type LocalDb, type OutboxEntry, readMeta, writeMeta } from './local-db.ts'
 import {
   applyPulled,
@@ -39,7 +39,6 @@ export interface SyncStatus {
 
 export const STATUS_KEY = 'status'
 export const CLIENT_ID_KEY = 'clientId'
-export const DEFAULT_PULL_LIMIT = 500
 export const DEFAULT_INTERVAL_MS = 60_000
 export const BACKOFF = { baseMs: 1000, maxMs: 60_000 } as const
 /** Server errors in a row one batch may get before the engine looks for the mutation that causes them. */
@@ -396,7 +395,7 @@ export class SyncEngine {
   private async pullAll(): Promise<void> {
     let cursor = await readMeta<string>(this.db, CURSOR_KEY)
     for (;;) {
-      const page = await this.transport.pull(cursor, this.options.pullLimit ?? DEFAULT_PULL_LIMIT)
+      const page = await this.transport.pull(cursor, this.options.pullLimit ?? MAX_PULL_LIMIT)
       await applyPulled(this.db, page)
       cursor = page.cursor
       if (!page.hasMore) return

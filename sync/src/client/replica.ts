@@ -56,11 +56,21 @@ function applyEntry(db: LocalDb, entry: OutboxEntry): Promise<void> {
 async function rebase(db: LocalDb): Promise<void> {
   const entries = await db.outbox.orderBy('seq').toArray()
   const touched = new Set(entries.flatMap((entry) => entry.touches))
-  for (const shadow of await db.shadows.toArray()) {
-    if (shadow.value) await rowTable(db, shadow.table).put(shadow.value)
-    else await rowTable(db, shadow.table).delete(shadow.rowId)
-    if (!touched.has(shadow.key)) await db.shadows.delete(shadow.key)
+  const shadows = await db.shadows.toArray()
+  // In bulk, a table at a time: each shadow is one row of one table, so the order between them does not matter.
+  const restore = new Map<string, { puts: LocalRow[]; dels: string[] }>()
+  for (const shadow of shadows) {
+    const rows = restore.get(shadow.table) ?? { puts: [], dels: [] }
+    if (shadow.value) rows.puts.push(shadow.value)
+    else rows.dels.push(shadow.rowId)
+    restore.set(shadow.table, rows)
   }
+  for (const [table, { puts, dels }] of restore) {
+    if (puts.length > 0) await rowTable(db, table).bulkPut(puts)
+    if (dels.length > 0) await rowTable(db, table).bulkDelete(dels)
+  }
+  const forgotten = shadows.filter((shadow) => !touched.has(shadow.key)).map((shadow) => shadow.key)
+  if (forgotten.length > 0) await db.shadows.bulkDelete(forgotten)
   for (const entry of entries) await applyEntry(db, entry)
 }
 
@@ -97,6 +107,8 @@ export function recordMutation(db: LocalDb, entry: Omit<OutboxEntry, 'seq' | 'to
 async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<Map<string, OutboxEntry[]>> {
   const lost = new Map<string, OutboxEntry[]>()
   const shadows = new Map((await db.shadows.toArray()).map((shadow) => [shadow.key, shadow]))
+  /** The shadows given a newer server version by these changes, to store. */
+  const dirty = new Set<string>()
   const writes = new Map<string, Map<string, LocalRow | null>>()
 
   async function flush() {
@@ -111,13 +123,15 @@ async function applyChanges(db: LocalDb, changes: readonly Change[]): Promise<Ma
       if (dels.length > 0) await rowTable(db, table).bulkDelete(dels)
     }
     writes.clear()
-    for (const shadow of shadows.values()) await db.shadows.put(shadow)
+    if (dirty.size > 0) await db.shadows.bulkPut([...dirty].map((key) => shadows.get(key)!))
+    dirty.clear()
   }
 
   function write(table: string, id: string, row: LocalRow | null) {
     const shadow = shadows.get(rowKey(table, id))
     if (shadow) {
       shadows.set(shadow.key, { ...shadow, value: row })
+      dirty.add(shadow.key)
       return
     }
     const rows = writes.get(table) ?? new Map<string, LocalRow | null>()
@@ -281,12 +295,22 @@ export async function rememberServerChanges(db: LocalDb, changes: readonly Chang
 /** Marks answered mutations applied, and undoes refused ones (kept as rejections with what they carried). */
 export function settleResults(db: LocalDb, results: readonly MutationResult[], at: string): Promise<number> {
   return db.transaction('rw', db.tables, async () => {
+    // Read at once, then written at once: a batch of 100 answers is a few requests, not 200.
+    const entries = new Map<string, OutboxEntry>()
+    for (const entry of await db.outbox
+      .where('id')
+      .anyOf(results.map((result) => result.id))
+      .toArray())
+      if (!entries.has(entry.id)) entries.set(entry.id, entry)
+    const applied = new Set<number>()
     let refused = 0
     for (const result of results) {
-      const entry = await db.outbox.where('id').equals(result.id).first()
+      const entry = entries.get(result.id)
       if (!entry?.seq) continue
       if (result.status === 'rejected') {
         refused += 1
+        entries.delete(result.id)
+        applied.delete(entry.seq)
         await db.outbox.delete(entry.seq)
         await db.rejections.put({
           id: entry.id,
@@ -299,9 +323,14 @@ export function settleResults(db: LocalDb, results: readonly MutationResult[], a
           ...(result.retryAfter ? { retryAt: new Date(Date.parse(at) + result.retryAfter * 1000).toISOString() } : {}),
         })
       } else {
-        await db.outbox.update(entry.seq, { status: 'applied' })
+        applied.add(entry.seq)
       }
     }
+    if (applied.size > 0)
+      await db.outbox
+        .where('seq')
+        .anyOf([...applied])
+        .modify({ status: 'applied' })
     if (refused > 0) await rebase(db)
     return refused
   })

@@ -8,7 +8,7 @@ import { invitesService } from './invites.ts'
 import { membersService } from './members.ts'
 import { bublesRoutes } from './routes.ts'
 import { bublesService } from './service.ts'
-import { bubleMutations, bubleSyncSources, bubleUnreadSources } from './sync.ts'
+import { bubleBatchers, bubleMutations, bubleSyncSources, bubleUnreadSources } from './sync.ts'
 import { membershipWrites } from './writes.ts'
 
 /** Bubles, their members and invites. */
@@ -27,6 +27,7 @@ export function bublesFeature(deps: Deps, contentAdded: ContentAddedBus, pokes: 
       bublesRoutes({ bubles, members, invites, trustProxy: deps.config.trustProxy }),
     ),
     mutations: bubleMutations({ bubles, invites }),
+    batchers: bubleBatchers(bubles),
     syncSources: bubleSyncSources,
     unreadSources: bubleUnreadSources,
     close: () => bubles.close(),

@@ -115,7 +115,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
     for (const invite of open) {
       await w.tx.update(invites).set({ usedById: user.id, usedAt: now() }).where(eq(invites.id, invite.id))
       if (joined.includes(invite.bubleId) || (await findMembership(w.tx, invite.bubleId, user.id))) continue
-      await writes.addMember(w, invite.bubleId, user.id, 'member')
+      await writes.addMember(w, invite.bubleId, user.id)
       joined.push(invite.bubleId)
     }
     return joined
@@ -377,7 +377,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
           throw tokenInvalid(BUBLE_MESSAGES.inviteInvalid)
         if (await findMembership(w.tx, invite.bubleId, user.id)) throw conflict(BUBLE_MESSAGES.alreadyMember)
         await w.tx.update(invites).set({ usedById: user.id, usedAt: now() }).where(eq(invites.id, invite.id))
-        await writes.addMember(w, invite.bubleId, user.id, 'member')
+        await writes.addMember(w, invite.bubleId, user.id)
         return loadBuble(w.tx, invite.bubleId, user.id)
       })
     },

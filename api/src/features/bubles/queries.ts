@@ -38,6 +38,21 @@ interface MemberJson extends Omit<MembershipRow, 'joinedAt'> {
   avatarUrl: string | null
 }
 
+/** The member-list order: the owner, admins, moderators, members; each by how long they have belonged, then name. */
+const MEMBER_ORDER = `case x.role when 'owner' then 0 when 'admin' then 1 when 'moderator' then 2 else 3 end, x.joined_at, u.name`
+
+/** A member row `x` with its account `u`, as `MemberJson`. */
+const MEMBER_JSON = sql.raw(`json_build_object('bubleId', x.buble_id, 'userId', x.user_id, 'role', x.role,
+  'permissions', x.permissions, 'joinedAt', ${isoJson('x.joined_at')},
+  'joinedVersion', x.joined_version, 'version', x.version,
+  'name', u.name, 'email', u.email, 'avatarUrl', u.avatar_url)`)
+
+function memberWithUser(member: MemberJson | string): MemberWithUser {
+  const { name, email, avatarUrl, joinedAt, ...membership } =
+    typeof member === 'string' ? (JSON.parse(member) as MemberJson) : member
+  return { membership: { ...membership, joinedAt: new Date(joinedAt) }, user: { name, email, avatarUrl } }
+}
+
 /**
  * The members of `bubleIds`: the owner first, then admins, moderators and members, each by how long
  * they have belonged. Each buble's memberships are read by its own index lookup and each account by
@@ -48,22 +63,14 @@ interface MemberJson extends Omit<MembershipRow, 'joinedAt'> {
 async function membersOf(db: Executor, bubleIds: readonly string[]): Promise<MemberWithUser[]> {
   if (bubleIds.length === 0) return []
   const rows = rowsOf<{ member: MemberJson | string }>(
-    await db.execute(sql`select json_build_object('bubleId', x.buble_id, 'userId', x.user_id, 'role', x.role,
-        'permissions', x.permissions, 'joinedAt', ${sql.raw(isoJson('x.joined_at'))},
-        'joinedVersion', x.joined_version, 'version', x.version,
-        'name', u.name, 'email', u.email, 'avatarUrl', u.avatar_url) as member
+    await db.execute(sql`select ${MEMBER_JSON} as member
       from unnest(${pgUuidArray([...bubleIds])}) as wanted(id)
       -- Each a subquery of its own (offset 0): pulled up, they are joins the planner may hash again.
       cross join lateral (select m.* from memberships m where m.buble_id = wanted.id offset 0) x
       cross join lateral (select u.name, u.email, u.avatar_url from users u where u.id = x.user_id offset 0) u
-      order by case x.role when 'owner' then 0 when 'admin' then 1 when 'moderator' then 2 else 3 end,
-        x.joined_at, u.name`),
+      order by ${sql.raw(MEMBER_ORDER)}`),
   )
-  return rows.map(({ member }) => {
-    const { name, email, avatarUrl, joinedAt, ...membership } =
-      typeof member === 'string' ? (JSON.parse(member) as MemberJson) : member
-    return { membership: { ...membership, joinedAt: new Date(joinedAt) }, user: { name, email, avatarUrl } }
-  })
+  return rows.map(({ member }) => memberWithUser(member))
 }
 
 export const toMember = ({ membership, user }: MemberWithUser): Member => ({
@@ -79,48 +86,70 @@ export async function loadMembers(db: Executor, bubleId: string): Promise<Member
   return (await membersOf(db, [bubleId])).map(toMember)
 }
 
-/** Members as the sync pull sends them, keyed `<buble_id>:<user_id>` (the id of a `member` change): exactly those rows. */
+/**
+ * Members as the sync pull sends them, keyed `<buble_id>:<user_id>` (the id of a `member` change):
+ * exactly those rows. Each row and each account by its own index lookup (lateral subqueries, as in
+ * `membersOf`): as one join, PostgreSQL hashed every account to find a page's 500.
+ */
 export async function loadMembersByKey(db: Executor, keys: readonly string[]): Promise<Map<string, Member>> {
   if (keys.length === 0) return new Map()
   const pairs = keys.map((key) => key.split(':') as [string, string])
-  const wanted = sql`(select * from unnest(${pgUuidArray(pairs.map(([bubleId]) => bubleId))}, ${pgUuidArray(
-    pairs.map(([, userId]) => userId),
-  )}) as wanted(buble_id, user_id))`
-  const rows = await db
-    .select({
-      membership: memberships,
-      user: { name: users.name, email: users.email, avatarUrl: users.avatarUrl },
-    })
-    .from(memberships)
-    .innerJoin(sql`${wanted} w`, sql`w.buble_id = ${memberships.bubleId} and w.user_id = ${memberships.userId}`)
-    .innerJoin(users, eq(users.id, memberships.userId))
-  return new Map(rows.map((row) => [memberKey(row.membership.bubleId, row.membership.userId), toMember(row)]))
+  const rows = rowsOf<{ member: MemberJson | string }>(
+    await db.execute(sql`select ${MEMBER_JSON} as member
+      from unnest(${pgUuidArray(pairs.map(([bubleId]) => bubleId))}, ${pgUuidArray(pairs.map(([, userId]) => userId))})
+        as wanted(buble_id, user_id)
+      cross join lateral (select m.* from memberships m
+        where m.buble_id = wanted.buble_id and m.user_id = wanted.user_id offset 0) x
+      cross join lateral (select u.name, u.email, u.avatar_url from users u where u.id = x.user_id offset 0) u`),
+  )
+  return new Map(
+    rows.map(({ member }) => {
+      const row = memberWithUser(member)
+      return [memberKey(row.membership.bubleId, row.membership.userId), toMember(row)]
+    }),
+  )
+}
+
+/**
+ * Each buble's members as refs, in member-list order, one JSON array per buble built by PostgreSQL
+ * (the lookups as in `membersOf`): a page of big bubles is 20 arrays to parse, not 10,000 rows.
+ */
+async function memberRefsOf(db: Executor, bubleIds: readonly string[]): Promise<Map<string, MemberRef[]>> {
+  const rows = rowsOf<{ id: string; refs: string }>(
+    await db.execute(sql`select wanted.id, (select coalesce(json_agg(
+          json_build_object('id', x.user_id, 'name', u.name, 'avatar_url', u.avatar_url) order by ${sql.raw(MEMBER_ORDER)}),
+          '[]')::text
+        from (select m.user_id, m.role, m.joined_at from memberships m where m.buble_id = wanted.id offset 0) x
+        cross join lateral (select u.name, u.avatar_url from users u where u.id = x.user_id offset 0) u) as refs
+      from unnest(${pgUuidArray([...bubleIds])}) as wanted(id)`),
+  )
+  return new Map(rows.map((row) => [row.id, JSON.parse(row.refs) as MemberRef[]]))
 }
 
 /** Bubles as `viewerId` sees them (their role and permissions), in the order of `ids`; missing ones are left out. */
 export async function loadBubles(db: Executor, ids: readonly string[], viewerId: string): Promise<Buble[]> {
   if (ids.length === 0) return []
-  // One after another: inside a transaction both share one connection.
+  // One after another: inside a transaction all share one connection.
   const rows = await db
     .select({ buble: bubles, owner: { id: users.id, name: users.name, email: users.email } })
     .from(bubles)
     .innerJoin(users, eq(users.id, bubles.ownerId))
     .where(inArray(bubles.id, [...ids]))
-  const members = await membersOf(db, ids)
-  const byBuble = new Map<string, MemberWithUser[]>()
-  for (const member of members) {
-    const list = byBuble.get(member.membership.bubleId) ?? []
-    list.push(member)
-    byBuble.set(member.membership.bubleId, list)
-  }
+  const refs = await memberRefsOf(db, ids)
+  const mine = new Map(
+    (
+      await db
+        .select()
+        .from(memberships)
+        .where(and(eq(memberships.userId, viewerId), inArray(memberships.bubleId, [...ids])))
+    ).map((row) => [row.bubleId, row]),
+  )
   const byId = new Map(rows.map((row) => [row.buble.id, row]))
   const answer: Buble[] = []
   for (const id of ids) {
     const row = byId.get(id)
     if (!row) continue
-    const list = byBuble.get(id) ?? []
-    const mine = list.find((member) => member.membership.userId === viewerId)?.membership
-    answer.push(toBuble(row.buble, row.owner, list, mine))
+    answer.push(toBuble(row.buble, row.owner, refs.get(id) ?? [], mine.get(id)))
   }
   return answer
 }
@@ -128,14 +157,9 @@ export async function loadBubles(db: Executor, ids: readonly string[], viewerId:
 function toBuble(
   buble: BubleRow,
   owner: { id: string; name: string; email: string },
-  members: MemberWithUser[],
+  refs: MemberRef[],
   mine: MembershipRow | undefined,
 ): Buble {
-  const refs: MemberRef[] = members.map(({ membership, user }) => ({
-    id: membership.userId,
-    name: user.name,
-    avatar_url: user.avatarUrl,
-  }))
   // A viewer outside the buble (an admin view, say) holds nothing in it.
   const role: BubleRole = mine?.role ?? 'member'
   return {

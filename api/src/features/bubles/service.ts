@@ -15,6 +15,7 @@ import { claimId } from '../../lib/entity-ids.ts'
 import { conflict, forbidden } from '../../lib/errors.ts'
 import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
+import { ONE_BY_ONE } from '../../lib/sync-sources.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { createKeptBubleAnswers, type KeptAnswer } from './kept-answers.ts'
 import { createMemberListCache, type MemberList } from './member-list-cache.ts'
@@ -40,7 +41,17 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
   const memberLists = createMemberListCache(pokes)
   const answers = createKeptBubleAnswers(db, pokes)
 
-  /** Makes a buble owned by `user` and answers it as REST does, without reading it back. */
+  /** A buble `user` made just now, as REST answers it (nothing to read back). */
+  const ownedBuble = (user: UserRow, made: { id: string; slug: string; name: string; createdAt: Date }): Buble =>
+    newOwnedBuble({
+      id: made.id,
+      slug: made.slug,
+      name: made.name,
+      created_at: made.createdAt.toISOString(),
+      owner: { id: user.id, name: user.name, email: user.email, avatar_url: user.avatarUrl },
+    })
+
+  /** Makes a buble owned by `user` under the first free slug and answers it as REST does. */
   async function insertBuble(w: SyncWriter, user: UserRow, id: string, name: string): Promise<Buble> {
     const base = slugBase(name)
     const createdAt = now()
@@ -55,13 +66,61 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
       if (inserted.length > 0) break
       if (attempt >= 20) throw new Error('no free slug')
     }
-    await writes.addMember(w, id, user.id, 'owner', true)
-    return newOwnedBuble({
-      id,
-      slug,
-      name,
-      created_at: createdAt.toISOString(),
-      owner: { id: user.id, name: user.name, email: user.email, avatar_url: user.avatarUrl },
+    await writes.addOwner(w, user.id, [id])
+    return ownedBuble(user, { id, slug, name, createdAt })
+  }
+
+  /**
+   * New bubles of one owner in one statement inside the open write `w` (a device's queue of
+   * bubles made offline): the ids claimed, each buble under its slug, or a spare one with a suffix
+   * when that is taken (or used earlier in the batch), the owner joined. One whose id was claimed
+   * before is answered `ONE_BY_ONE`, and `create` gives it the exact answer (the buble made with
+   * that id, or a 409). A slug taken by a write racing this one (or a spare taken too) fails the
+   * statement; the push then makes them one at a time, as `create` does, retrying slugs.
+   */
+  async function createBublesAtOnce(
+    w: SyncWriter,
+    user: UserRow,
+    items: readonly { id: string; name: string }[],
+  ): Promise<(Buble | typeof ONE_BY_ONE)[]> {
+    const seen = new Set<string>()
+    const firsts = items.filter((item) => !seen.has(item.id) && seen.add(item.id))
+    const slugs = new Set<string>()
+    const input = firsts.map((item, n) => {
+      const base = slugBase(item.name)
+      let slug = base
+      while (slugs.has(slug)) slug = `${base}-${slugSuffix()}`
+      slugs.add(slug)
+      return { n, id: item.id, name: item.name, slug, spare: `${base}-${slugSuffix()}` }
+    })
+    const createdAt = now()
+    const { rows } = (await w.tx.execute(sql`with input as materialized (
+        select x.* from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x(n int, id uuid, name text, slug text, spare text)
+      ),
+      claimed as (
+        insert into entity_ids (id, kind, user_id) select id, 'buble', ${user.id} from input
+        on conflict do nothing
+        returning id
+      ),
+      made as (
+        insert into bubles (id, slug, name, owner_id, created_at)
+        select i.id, case when exists (select 1 from bubles b where b.slug = i.slug) then i.spare else i.slug end,
+          i.name, ${user.id}, ${createdAt.toISOString()}::timestamptz
+        from input i join claimed c on c.id = i.id
+        order by i.n
+        returning id, slug
+      )
+      select id, slug from made`)) as unknown as { rows: { id: string; slug: string }[] }
+    const made = new Map(rows.map((row) => [row.id, row.slug]))
+    await writes.addOwner(
+      w,
+      user.id,
+      input.filter((item) => made.has(item.id)).map((item) => item.id),
+    )
+    const first = new Set(firsts)
+    return items.map((item) => {
+      const slug = first.has(item) ? made.get(item.id) : undefined
+      return slug === undefined ? ONE_BY_ONE : ownedBuble(user, { id: item.id, slug, name: item.name, createdAt })
     })
   }
 
@@ -133,6 +192,10 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
         return { buble: await insertBuble(w, user, id, args.name), created: true }
       })
     },
+
+    /** New bubles several at once, inside the push's open write (the batcher of `buble.create`). */
+    createAtOnce: (user: UserRow, items: readonly { id: string; name: string }[]) =>
+      syncWrite(db, (w) => createBublesAtOnce(w, user, items)),
 
     /** Renames a buble; the slug stays, so links keep working. */
     rename(user: UserRow, bubleId: string, name: string): Promise<Buble> {

@@ -1,7 +1,7 @@
 /** The bubles feature in sync: its synced tables (bubles, members) and the mutations it handles. */
 
 import type { BUBLE_MUTATIONS } from '@buble/shared/mutations'
-import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { MutationBatchers, MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import type { InvitesService } from './invites.ts'
 import { loadBubles, loadMembersByKey } from './queries.ts'
@@ -58,3 +58,15 @@ export function bubleMutations({
     },
   }
 }
+
+/** Bubles made offline go several at once: the same service, one statement (an id given, as a device always gives one). */
+export const bubleBatchers = (bubles: BublesService): MutationBatchers => ({
+  'buble.create': {
+    takes: (args) => args.id !== undefined,
+    apply: (user, args) =>
+      bubles.createAtOnce(
+        user,
+        args.map(({ id, name }) => ({ id: id!, name })),
+      ),
+  },
+})

@@ -9,7 +9,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { bubles, invites, memberships, users } from '../../db/schema.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { type MembershipRow, memberKey } from '../../lib/memberships.ts'
-import { NEXT_VERSION, type SyncWriter } from '../../lib/sync-writes.ts'
+import { NEXT_VERSION, pgUuidArray, type SyncWriter } from '../../lib/sync-writes.ts'
 
 export type MembershipWrites = ReturnType<typeof membershipWrites>
 
@@ -38,24 +38,40 @@ export function membershipWrites(now: () => Date, contentAdded?: ContentAddedBus
   return {
     touchBuble,
 
-    async addMember(w: SyncWriter, bubleId: string, userId: string, role: 'owner' | 'member', newBuble = false) {
+    /**
+     * The user makes these bubles, just now: they join each as its owner, in one statement for any
+     * number. Each join's version is the member row's own (see `addMember`); a new buble is sent whole.
+     */
+    async addOwner(w: SyncWriter, userId: string, bubleIds: readonly string[]) {
+      if (bubleIds.length === 0) return
+      const permissions = `{${ROLE_DEFAULT_PERMISSIONS.owner.join(',')}}`
+      await w.tx.execute(sql`insert into memberships (buble_id, user_id, role, permissions, joined_at, joined_version, version)
+        select b.id, ${userId}, 'owner', ${permissions}::text[], ${now()}, b.v, b.v
+        from (select id, buble_next_version() as v
+          from unnest(${pgUuidArray(bubleIds)}) with ordinality as t(id, n) order by n) as b`)
+      for (const bubleId of bubleIds) {
+        w.changed(bubleId, 'member')
+        w.changed(bubleId, 'buble')
+        w.joined(userId, bubleId)
+      }
+    },
+
+    /** Someone joins a buble as a member (a code, an e-mail invite, a registration link). */
+    async addMember(w: SyncWriter, bubleId: string, userId: string) {
       // The join's version is the member row's own: a device backfilling the buble receives that row,
       // so its cursor cannot pass the join before it has the buble's whole content.
-      const permissions = `{${ROLE_DEFAULT_PERMISSIONS[role].join(',')}}`
+      const permissions = `{${ROLE_DEFAULT_PERMISSIONS.member.join(',')}}`
       await w.tx.execute(sql`insert into memberships (buble_id, user_id, role, permissions, joined_at, joined_version, version)
-        select ${bubleId}, ${userId}, ${role}, ${permissions}::text[], ${now()}, v, v
+        select ${bubleId}, ${userId}, 'member', ${permissions}::text[], ${now()}, v, v
         from (select buble_next_version() as v) as next`)
       // A new member starts at zero: joining counts as having read everything before (CONTRACT §6).
-      // Marks left from an earlier membership go; a buble made just now has none.
-      if (!newBuble)
-        await w.tx.execute(sql`delete from unread_marks where user_id = ${userId} and buble_id = ${bubleId}`)
+      // Marks left from an earlier membership go.
+      await w.tx.execute(sql`delete from unread_marks where user_id = ${userId} and buble_id = ${bubleId}`)
       w.changed(bubleId, 'member')
-      // A new buble is sent whole anyway.
-      if (newBuble) w.changed(bubleId, 'buble')
-      else await touchBuble(w, bubleId)
+      await touchBuble(w, bubleId)
       w.joined(userId, bubleId)
-      // Everyone joining (a code, an e-mail invite, a registration link) is news to the others.
-      if (!newBuble && contentAdded) {
+      // Everyone joining is news to the others.
+      if (contentAdded) {
         const [joiner] = await w.tx.select({ name: users.name }).from(users).where(eq(users.id, userId)).limit(1)
         const name = joiner?.name ?? 'Someone'
         contentAdded.announce(w, {

@@ -5,7 +5,7 @@ import { defineFeature } from '../../lib/feature.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { chatRoutes } from './routes.ts'
 import { type ChatHooks, chatService } from './service.ts'
-import { chatMutations, chatSyncSources, chatUnreadSources } from './sync.ts'
+import { chatBatchers, chatMutations, chatSyncSources, chatUnreadSources } from './sync.ts'
 
 /** The buble's chat. */
 export function chatFeature(deps: Deps, hooks: ChatHooks, pokes: PokeClock) {
@@ -14,6 +14,7 @@ export function chatFeature(deps: Deps, hooks: ChatHooks, pokes: PokeClock) {
     service: chat,
     routes: new Hono<AppEnv>().route('/chat', chatRoutes(chat)),
     mutations: chatMutations(chat),
+    batchers: chatBatchers(chat),
     syncSources: chatSyncSources,
     unreadSources: chatUnreadSources,
     close: () => chat.close(),

@@ -46,16 +46,36 @@ export interface SendGroupHooks {
   notificationText(body: SendMessageBody): string
 }
 
-export function createSendGroups(db: Db, log: Logger, hooks: SendGroupHooks) {
-  /** The group being written, if any: the next one is dispatched when it is done. */
-  let writing: Promise<unknown> | undefined
+/** A message for `messagesWritten`: its id, buble, sender and when it was received, with what was sent. */
+export interface MessageToWrite extends SendMessageBody {
+  id: string
+  buble_id: string
+  sender_id: string
+  at: Date
+}
 
-  /**
-   * Who may send (a member; a reply to a message of the same buble), the ids claimed, the rows
-   * inserted with their versions, each touched buble stamped with its newest version and poked, and
-   * the answers.
-   */
-  const groupStatement = (input: string, pokes: string) => sql`with input as materialized (
+/** The JSON `messagesWritten` reads: the messages in order, with distinct ids. */
+export const messagesInput = (messages: readonly MessageToWrite[]): string =>
+  JSON.stringify(
+    messages.map((message, n) => ({
+      n,
+      id: message.id,
+      buble_id: message.buble_id,
+      sender_id: message.sender_id,
+      content: message.content,
+      type: message.type,
+      reply_to_id: message.reply_to_id ?? null,
+      created_at: message.at.toISOString(),
+    })),
+  )
+
+/**
+ * Text messages (`messagesInput`) in one statement's WITH list, ending in `written` (the rows
+ * inserted, whole): only a sender who is a member, a reply to a message of the same buble, an id
+ * not claimed before; the ids claimed and the versions taken in the messages' order. What it leaves
+ * out, the one-message path answers.
+ */
+export const messagesWritten = (input: string) => sql`input as materialized (
       select x.* from jsonb_to_recordset(${input}::jsonb) as x(
         n int, id uuid, buble_id uuid, sender_id uuid, content text, type text, reply_to_id uuid, created_at timestamptz)
     ),
@@ -79,7 +99,14 @@ export function createSendGroups(db: Db, log: Logger, hooks: SendGroupHooks) {
       insert into chat_messages (id, buble_id, sender_id, content, type, reply_to_id, created_at, added_version, version)
       select id, buble_id, sender_id, content, type, reply_to_id, created_at, version, version from versioned
       returning *
-    ),
+    )`
+
+export function createSendGroups(db: Db, log: Logger, hooks: SendGroupHooks) {
+  /** The group being written, if any: the next one is dispatched when it is done. */
+  let writing: Promise<unknown> | undefined
+
+  /** The group's statement: `messagesWritten`, then each touched buble stamped with its newest version and poked, and the answers. */
+  const groupStatement = (input: string, pokes: string) => sql`with ${messagesWritten(input)},
     stamped as (
       update bubles b set changed_version = greatest(b.changed_version, w.version)
       from (select buble_id, max(version) as version from written group by buble_id) w
@@ -92,16 +119,13 @@ export function createSendGroups(db: Db, log: Logger, hooks: SendGroupHooks) {
     // The same id twice in one group: the first is written here, the others find it by the one-message path.
     const seen = new Set<string>()
     const candidates = queued.filter((send) => !seen.has(send.id) && seen.add(send.id))
-    const input = JSON.stringify(
-      candidates.map((send, n) => ({
-        n,
+    const input = messagesInput(
+      candidates.map((send) => ({
+        ...send.body,
         id: send.id,
         buble_id: send.bubleId,
         sender_id: send.user.id,
-        content: send.body.content,
-        type: send.body.type,
-        reply_to_id: send.body.reply_to_id ?? null,
-        created_at: send.at.toISOString(),
+        at: send.at,
       })),
     )
     const pokes = [...new Set(candidates.map((send) => send.bubleId))].map((bubleId) => ({

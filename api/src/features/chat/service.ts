@@ -21,14 +21,18 @@ import { answerBytes, type JsonAnswer, jsonAnswer } from '../../lib/json-answers
 import { bubleNotFound, requireMembership } from '../../lib/memberships.ts'
 import { createPokeCache } from '../../lib/poke-cache.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { inSyncWrite, NEXT_VERSION, readerAfterWrite, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
+import { ONE_BY_ONE } from '../../lib/sync-sources.ts'
+import { NEXT_VERSION, openWrite, readerAfterWrite, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import type { UploadedFiles } from '../../lib/uploaded-files.ts'
-import { chatPageJson, loadMessage } from './queries.ts'
-import { createSendGroups } from './send-batch.ts'
+import { chatPageJson, loadMessage, writtenMessagesJson } from './queries.ts'
+import { createSendGroups, type MessageToWrite, messagesInput, messagesWritten } from './send-batch.ts'
 
 type MessageRow = typeof chatMessages.$inferSelect
 
 export const messageNotFound = () => notFound(CHAT_MESSAGES.messageNotFound)
+
+/** A message that can be written with others in one statement: a text (a reply too), no image to check. */
+export const isPlainMessage = (body: SendMessageBody): boolean => !body.image_url
 
 /** What chat asks of the rest of the app: the uploads' file rules, and who hears of new messages. */
 export interface ChatHooks extends Pick<UploadedFiles, 'isBubleImage' | 'forgetFiles'> {
@@ -113,6 +117,43 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
 
   const groups = createSendGroups(database.groupDb, log, { contentAdded: hooks.contentAdded, notificationText })
 
+  /** What a message announces once committed, to the members' devices and notifications. */
+  function announceMessage(w: SyncWriter, user: UserRow, bubleId: string, body: SendMessageBody) {
+    w.changed(bubleId, 'chat_message')
+    hooks.contentAdded.announce(w, {
+      bubleId,
+      contentType: 'chat',
+      actorId: user.id,
+      title: user.name,
+      body: notificationText(body),
+    })
+  }
+
+  /**
+   * Plain messages (`isPlainMessage`) of one sender in one statement inside the open write `w`
+   * (`messagesWritten`, as a REST group). A message it does not write (an outsider, an id already
+   * claimed, a reply elsewhere, the same id twice) is answered `ONE_BY_ONE`: `sendOne` gives it the
+   * exact answer. The bubles are entered first, in id order, as every write in a buble does.
+   */
+  async function sendAtOnce(
+    w: SyncWriter,
+    user: UserRow,
+    items: readonly (SendMessageBody & { id: string; buble_id: string })[],
+    at: Date,
+  ): Promise<(ChatMessage | typeof ONE_BY_ONE)[]> {
+    const seen = new Set<string>()
+    const firsts = items.filter((item) => !seen.has(item.id) && seen.add(item.id))
+    for (const bubleId of [...new Set(firsts.map((item) => item.buble_id))].sort()) await w.enter(bubleId)
+    const input = messagesInput(firsts.map((item): MessageToWrite => ({ ...item, sender_id: user.id, at })))
+    const { rows } = (await w.tx.execute(
+      sql`with ${messagesWritten(input)} ${writtenMessagesJson('written')}`,
+    )) as unknown as { rows: { id: string; data: ChatMessage }[] }
+    const written = new Map(rows.map((row) => [row.id, row.data]))
+    for (const item of firsts) if (written.has(item.id)) announceMessage(w, user, item.buble_id, item)
+    const first = new Set(firsts)
+    return items.map((item) => (first.has(item) && written.get(item.id)) || ONE_BY_ONE)
+  }
+
   /**
    * One message in its own sync write (or the push's open one). The answer is read after the commit.
    */
@@ -142,14 +183,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
         addedVersion: version,
         version,
       })
-      w.changed(bubleId, 'chat_message')
-      hooks.contentAdded.announce(w, {
-        bubleId,
-        contentType: 'chat',
-        actorId: user.id,
-        title: user.name,
-        body: notificationText(body),
-      })
+      announceMessage(w, user, bubleId, body)
       return { id, created: true }
     })
     return { value: await loadMessage(readerAfterWrite(db), sent.id), created: sent.created }
@@ -162,19 +196,26 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
 
     /**
      * Any member sends; the same client id again answers the message sent with it. A text message
-     * sent outside an open write goes with the next group (send-batch.ts); the rest, and whatever
-     * the group leaves, one at a time.
+     * sent outside an open write goes with the next group (send-batch.ts), one inside a push's
+     * write in one statement (`sendAtOnce`); the rest, and whatever those leave, one at a time.
      */
     async send(user: UserRow, bubleId: string, body: SendMessageBody): Promise<Created<ChatMessage>> {
       const id = body.id ?? uuidv7()
       // When it arrived: its created_at, also when a failed group leaves it to the one-message path.
       const at = now()
-      if (!body.image_url && !inSyncWrite()) {
-        const outcome = await groups.send({ user, bubleId, id, body, at })
-        if (outcome !== 'single') return { value: outcome, created: true }
+      if (isPlainMessage(body)) {
+        const open = openWrite()
+        const outcome = open
+          ? (await sendAtOnce(open, user, [{ ...body, id, buble_id: bubleId }], at))[0]
+          : await groups.send({ user, bubleId, id, body, at })
+        if (outcome && outcome !== 'single' && outcome !== ONE_BY_ONE) return { value: outcome, created: true }
       }
       return sendOne(user, bubleId, { ...body, id }, at)
     },
+
+    /** Plain messages several at once, inside the push's open write (the batcher of `chat.send`). */
+    sendAtOnce: (user: UserRow, items: readonly (SendMessageBody & { id: string; buble_id: string })[]) =>
+      syncWrite(db, (w) => sendAtOnce(w, user, items, now())),
 
     /** The sender edits the text: marked edited; the replies quoting it change too. */
     async edit(user: UserRow, messageId: string, content: string): Promise<ChatMessage> {

@@ -1,10 +1,10 @@
 /** Chat in sync: its synced table, what counts on the chat tab, and its mutations. */
 
 import type { CHAT_MUTATIONS } from '@buble/shared/mutations'
-import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { MutationBatchers, MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import { loadMessages } from './queries.ts'
-import type { ChatService } from './service.ts'
+import { type ChatService, isPlainMessage } from './service.ts'
 
 /** Messages by others count on the chat tab, from the version they were sent at. */
 export const chatUnreadSources: UnreadSource[] = [
@@ -34,4 +34,9 @@ export const chatMutations = (chat: ChatService): MutationHandlersOf<typeof CHAT
     return null
   },
   'chat.react': (user, args) => chat.react(user, args.message_id, args.reactionType),
+})
+
+/** Plain messages queued on a device go several at once: the same service, one statement. */
+export const chatBatchers = (chat: ChatService): MutationBatchers => ({
+  'chat.send': { takes: isPlainMessage, apply: (user, args) => chat.sendAtOnce(user, args) },
 })

@@ -4,7 +4,7 @@ import type { AppEnv, Authenticate } from '../../lib/auth.ts'
 import { defineFeature } from '../../lib/feature.ts'
 import { describe } from '../../lib/openapi.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { MutationBatchers, MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { syncMaintenanceJob } from './maintenance.ts'
 import type { PushHooks } from './push.ts'
 import { syncRoutes } from './routes.ts'
@@ -16,6 +16,7 @@ export interface SyncParts {
   syncSources: readonly SyncSource[]
   unreadSources: readonly UnreadSource[]
   mutations: MutationHandlers
+  batchers: MutationBatchers
 }
 
 export interface SyncOptions {
@@ -36,6 +37,7 @@ export function syncFeature(
     parts.syncSources,
     parts.unreadSources,
     parts.mutations,
+    parts.batchers,
     options.pushHooks,
   )
   const stream = streamHandler({

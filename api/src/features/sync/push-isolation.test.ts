@@ -89,6 +89,12 @@ describe.each(backends())('pushes that cannot hang or poison on %s', (backend) =
       if (body.content === 'boom') throw new TypeError("Cannot read properties of undefined (reading 'x')")
       return createPost(user, id, body)
     })
+    // Several plain posts go together (`createPostsAtOnce`): that fails too, and the run goes one at a time.
+    const atOnce = vi.spyOn(h.services.wall, 'createPostsAtOnce').mockImplementation(async (_user, items) => {
+      if (items.some((item) => item.content === 'boom'))
+        throw new TypeError("Cannot read properties of undefined (reading 'x')")
+      throw new Error('never called without boom here')
+    })
     const batch = ['before', 'boom', 'after'].map((content) =>
       mutation('post.create', { id: uuidv7(), buble_id: bubleId, content }),
     )
@@ -103,6 +109,7 @@ describe.each(backends())('pushes that cannot hang or poison on %s', (backend) =
     expect(await postsWith('before')).toBe(1)
     expect(await postsWith('after')).toBe(1)
     expect(errors).toHaveBeenCalledWith('mutation failed', expect.objectContaining({ mutationId: batch[1]!.id }))
+    expect(atOnce).toHaveBeenCalled()
     // Stored like any rejection: a replay answers the same, and writes nothing.
     expect((await push(h, owner.token, batch)).map((r) => r.status)).toEqual(['duplicate', 'rejected', 'duplicate'])
     expect(await postsWith('before')).toBe(1)

@@ -33,7 +33,7 @@ import { ID_IN_USE } from '../../lib/entity-ids.ts'
 import { AppError, isDatabaseUnavailable, validationError } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/log.ts'
 import { retryAfterSeconds } from '../../lib/rate-limit.ts'
-import type { MutationHandlers } from '../../lib/sync-sources.ts'
+import { type MutationBatchers, type MutationHandlers, ONE_BY_ONE } from '../../lib/sync-sources.ts'
 import { isRetryableWrite, pgUuidArray, type SyncWriter, syncWrite, withWriter } from '../../lib/sync-writes.ts'
 
 type Rejection = { code: string; message: string; retryAfter?: number }
@@ -61,12 +61,11 @@ function rejectionOf(err: unknown): Rejection | null {
   return { ...INTERNAL_REJECTION }
 }
 
+/** A mutation that passed its checks: its name and its parsed args, and the call that applies them alone. */
+type Prepared = { name: MutationName; args: unknown; run: () => Promise<unknown> }
+
 /** The mutation's checked args and the call that applies them, or why it cannot be applied at all. */
-function prepare(
-  handlers: MutationHandlers,
-  user: UserRow,
-  mutation: Mutation,
-): { run: () => Promise<unknown> } | { rejection: Rejection } {
+function prepare(handlers: MutationHandlers, user: UserRow, mutation: Mutation): Prepared | { rejection: Rejection } {
   const { name } = mutation
   if (!isMutationName(name))
     return {
@@ -84,8 +83,11 @@ function prepare(
     return { rejection: { code: e.code, message: e.message } }
   }
   const handler = handlers[name] as (user: UserRow, args: unknown) => Promise<unknown>
-  return { run: () => handler(user, parsed.data) }
+  return { name, args: parsed.data, run: () => handler(user, parsed.data) }
 }
+
+/** A batcher as the push calls it, whatever its mutation's name. */
+type AnyBatcher = { takes(args: unknown): boolean; apply(user: UserRow, args: readonly unknown[]): Promise<unknown[]> }
 
 const answer = (id: string, stored: Stored, replay: boolean): MutationResult =>
   stored.status === 'applied'
@@ -215,9 +217,22 @@ class RunWithSavepoints extends Error {
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows
 
-export function createPushHandler(db: Db, log: Logger, handlers: MutationHandlers, hooks: PushHooks = {}) {
-  async function applyOne(w: SyncWriter, user: UserRow, mutation: Mutation, savepoints: boolean): Promise<Stored> {
-    const prepared = prepare(handlers, user, mutation)
+export function createPushHandler(
+  db: Db,
+  log: Logger,
+  handlers: MutationHandlers,
+  batchers: MutationBatchers,
+  hooks: PushHooks = {},
+) {
+  const batcherOf = (name: MutationName) => batchers[name] as AnyBatcher | undefined
+
+  async function applyPrepared(
+    w: SyncWriter,
+    user: UserRow,
+    mutation: Mutation,
+    prepared: Prepared | { rejection: Rejection },
+    savepoints: boolean,
+  ): Promise<Stored> {
     if ('rejection' in prepared) return { status: 'rejected', ...prepared.rejection }
     if (!savepoints)
       try {
@@ -245,6 +260,93 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
         log.error('mutation failed', { mutationId: mutation.id, name: mutation.name, userId: user.id, err })
       return { status: 'rejected', ...rejection }
     }
+  }
+
+  /**
+   * The mutations from `start` on that can go in one run: new (no claim known, no id twice), passing
+   * their checks, and taken by their name's batcher. Ends at the first that cannot.
+   */
+  function runFrom(
+    user: UserRow,
+    group: readonly Mutation[],
+    start: number,
+    known: ReadonlyMap<string, Claim>,
+  ): { mutation: Mutation; prepared: Prepared }[] {
+    const run: { mutation: Mutation; prepared: Prepared }[] = []
+    const ids = new Set<string>()
+    for (const mutation of group.slice(start)) {
+      if (known.has(mutation.id) || ids.has(mutation.id)) break
+      const prepared = prepare(handlers, user, mutation)
+      if ('rejection' in prepared) break
+      const batcher = batcherOf(prepared.name)
+      if (!batcher?.takes(prepared.args)) break
+      run.push({ mutation, prepared })
+      ids.add(mutation.id)
+    }
+    return run
+  }
+
+  /**
+   * A run of mutations their batchers take (`MutationBatcher`), applied a name at a time, each
+   * name's in one call, then what the batchers left (`ONE_BY_ONE`) one at a time, in order.
+   * Answers in the run's order. The run has no savepoint of its own without `savepoints` (a
+   * failure runs the group again with them); with them, it has one, and if a batcher fails, the
+   * run goes one at a time instead, so the failure is one mutation's alone.
+   */
+  async function applyRun(
+    w: SyncWriter,
+    user: UserRow,
+    run: readonly { mutation: Mutation; prepared: Prepared }[],
+    savepoints: boolean,
+  ): Promise<Stored[]> {
+    const byName = new Map<MutationName, number[]>()
+    for (const [i, { prepared }] of run.entries()) byName.set(prepared.name, [...(byName.get(prepared.name) ?? []), i])
+    const applyAll = async (writer: SyncWriter) => {
+      const outs: unknown[] = new Array(run.length)
+      for (const [name, indexes] of byName) {
+        const answers = await withWriter(writer, () =>
+          batcherOf(name)!.apply(
+            user,
+            indexes.map((i) => run[i]!.prepared.args),
+          ),
+        )
+        indexes.forEach((i, k) => {
+          outs[i] = answers[k]
+        })
+      }
+      return outs
+    }
+    let outs: unknown[]
+    if (!savepoints)
+      try {
+        outs = await applyAll(w)
+      } catch (err) {
+        if (isRetryableWrite(err) || !rejectionOf(err)) throw err
+        throw new RunWithSavepoints()
+      }
+    else
+      try {
+        outs = await w.tx.transaction(async (savepoint) => {
+          const child = w.fork(savepoint)
+          const out = await applyAll(child)
+          w.absorb(child)
+          return out
+        })
+      } catch (err) {
+        if (isRetryableWrite(err) || !rejectionOf(err)) throw err
+        log.warn('a run of mutations failed together; each is applied alone', { err, mutations: run.length })
+        outs = run.map(() => ONE_BY_ONE)
+      }
+    const stored: Stored[] = []
+    for (const [i, { mutation, prepared }] of run.entries()) {
+      const out = outs[i]
+      stored.push(
+        out === ONE_BY_ONE || out === undefined
+          ? await applyPrepared(w, user, mutation, prepared, savepoints)
+          : { status: 'applied', data: out ?? null },
+      )
+    }
+    return stored
   }
 
   /**
@@ -290,7 +392,8 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
       const results: { id: string; result: Stored }[] = []
       const answers: MutationResult[] = []
       // In order: a later mutation may depend on an earlier one (a comment on a post made offline).
-      for (const mutation of group) {
+      for (let i = 0; i < group.length; ) {
+        const mutation = group[i]!
         const first = known.get(mutation.id)
         if (first) {
           // Another user's mutation id: refused, revealing nothing about it.
@@ -299,12 +402,29 @@ export function createPushHandler(db: Db, log: Logger, handlers: MutationHandler
               ? answer(mutation.id, first.result, true)
               : answer(mutation.id, { status: 'rejected', code: 'CONFLICT', message: ID_IN_USE }, false),
           )
+          i += 1
           continue
         }
-        const stored = await applyOne(w, user, mutation, savepoints)
-        known.set(mutation.id, { userId: user.id, result: stored })
-        results.push({ id: mutation.id, result: stored })
-        answers.push(answer(mutation.id, stored, false))
+        const run = runFrom(user, group, i, known)
+        const stored =
+          run.length > 1
+            ? await applyRun(w, user, run, savepoints)
+            : [
+                await applyPrepared(
+                  w,
+                  user,
+                  mutation,
+                  run[0]?.prepared ?? prepare(handlers, user, mutation),
+                  savepoints,
+                ),
+              ]
+        for (const [k, result] of stored.entries()) {
+          const id = group[i + k]!.id
+          known.set(id, { userId: user.id, result })
+          results.push({ id, result })
+          answers.push(answer(id, result, false))
+        }
+        i += stored.length
       }
       // Committed with the writes and the claims: a replay finds them.
       if (results.length > 0)

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import type { MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { MutationBatchers, MutationHandlers, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { createPushHandler, type PushHooks } from './push.ts'
 import { createQuietCache } from './quiet-cache.ts'
 import { createSettleWatch } from './settle-watch.ts'
@@ -19,13 +19,14 @@ export function syncService(
   sources: readonly SyncSource[],
   unreadSources: readonly UnreadSource[],
   handlers: MutationHandlers,
+  batchers: MutationBatchers,
   hooks: PushHooks = {},
 ) {
   const watch = createSettleWatch(db, log)
   const store = createPullStore(db, sources, unreadSources, watch)
   const quietCache = createQuietCache(pokes)
   return {
-    push: createPushHandler(db, log, handlers, hooks),
+    push: createPushHandler(db, log, handlers, batchers, hooks),
     pull: (user: UserRow, query: PullQuery) => pull(store, user.id, query, quietCache),
     close: () => {
       quietCache.close()

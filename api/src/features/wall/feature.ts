@@ -10,7 +10,7 @@ import { fetchLinkPreview } from './link-preview.ts'
 import { createPreviewer } from './previews.ts'
 import { wallRoutes } from './routes.ts'
 import { wallService } from './service.ts'
-import { wallMutations, wallSyncSources, wallUnreadSources } from './sync.ts'
+import { wallBatchers, wallMutations, wallSyncSources, wallUnreadSources } from './sync.ts'
 
 export interface WallFeatureDeps {
   files: Pick<UploadedFiles, 'isBubleImage' | 'forgetFiles'>
@@ -44,6 +44,7 @@ export function wallFeature(deps: Deps, { files, contentAdded, pokes, safeFetch 
     previewer,
     routes: new Hono<AppEnv>().route('/wall', wallRoutes(wall)),
     mutations: wallMutations(wall),
+    batchers: wallBatchers(wall),
     syncSources: wallSyncSources,
     unreadSources: wallUnreadSources,
     jobs: [previewer.job],

@@ -42,6 +42,13 @@ export const COMMENT_JSON = jsonObject<Comment>({
   isEdited: 'c.is_edited',
 })
 
+/**
+ * The JSON of the rows `written` (a data-modifying WITH returning whole posts rows) as REST
+ * answers them: new posts have no reactions or comments yet.
+ */
+export const writtenPostsJson = (written: string) =>
+  sql.raw(`select p.id, ${POST_JSON} as data from ${written} p join users u on u.id = p.author_id`)
+
 export const loadPosts = loader<Post>('posts', 'p', POST_JSON)
 export const loadComments = loader<Comment>('comments', 'c', COMMENT_JSON)
 

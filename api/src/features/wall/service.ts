@@ -15,13 +15,25 @@ import type { Created } from '../../lib/entity-ids.ts'
 import { AppError } from '../../lib/errors.ts'
 import { requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
+import { ONE_BY_ONE } from '../../lib/sync-sources.ts'
 import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { commentsAndReactions } from './comments.ts'
 import { postKit } from './kits.ts'
 import { type PostPage, wallPages } from './page-cache.ts'
-import { loadPost, nextPosition } from './queries.ts'
+import { loadPost, nextPosition, writtenPostsJson } from './queries.ts'
 
 export type PostRow = typeof posts.$inferSelect
+
+/** A new post's fields, as `post.create` and `POST /api/wall/:bubleId/posts` take them. */
+export interface NewPost {
+  id?: string | undefined
+  content: string
+  image_url?: string | null | undefined
+  link_url?: string | null | undefined
+}
+
+/** A post that can be written with others in one statement: nothing to check but the membership and its id. */
+export const isPlainPost = (post: NewPost): boolean => !post.image_url
 
 /** What the wall asks of the rest of the app: whether a file may be shown in a buble, forgetting files, previews. */
 export interface WallHooks {
@@ -59,6 +71,87 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
   const { db, now } = deps
   const pages = wallPages(db, pokes)
 
+  /** What a post announces once committed: its notification, and the preview its link owes. */
+  function announcePost(
+    w: SyncWriter,
+    user: UserRow,
+    post: { id: string; bubleId: string; content: string; linkUrl: string | null },
+  ) {
+    w.changed(post.bubleId, 'post')
+    hooks.contentAdded.announce(w, {
+      bubleId: post.bubleId,
+      contentType: 'wall',
+      actorId: user.id,
+      title: `${user.name} posted`,
+      body: post.content,
+    })
+    // The preview is fetched once the post is committed: the answer never waits for it.
+    const { id, linkUrl } = post
+    if (linkUrl) w.afterCommit(() => hooks.previewOwed(id, linkUrl))
+  }
+
+  /**
+   * Plain posts (`isPlainPost`) of one author, in one statement inside the open write `w`: the
+   * membership check, the ids claimed, the positions after the buble's last, the rows and the
+   * answers. A post it does not write (not a member, an id already claimed, the same id twice) is
+   * answered `ONE_BY_ONE`, and `createPost` gives it the exact answer (404, 409, the post made with
+   * that id). The bubles are entered first (in id order), so positions are read with the buble held.
+   */
+  async function createPostsAtOnce(
+    w: SyncWriter,
+    user: UserRow,
+    items: readonly (NewPost & { id: string; buble_id: string })[],
+  ): Promise<(Post | typeof ONE_BY_ONE)[]> {
+    const seen = new Set<string>()
+    const firsts = items.filter((item) => !seen.has(item.id) && seen.add(item.id))
+    for (const bubleId of [...new Set(firsts.map((item) => item.buble_id))].sort()) await w.enter(bubleId)
+    const input = JSON.stringify(
+      firsts.map((item, n) => ({
+        n,
+        id: item.id,
+        buble_id: item.buble_id,
+        content: item.content,
+        link_url: item.link_url ?? firstUrl(item.content),
+      })),
+    )
+    const rows = (
+      (await w.tx.execute(sql`with input as materialized (
+          select x.* from jsonb_to_recordset(${input}::jsonb) as x(n int, id uuid, buble_id uuid, content text, link_url text)
+        ),
+        allowed as (
+          select i.* from input i
+          where exists (select 1 from memberships m where m.buble_id = i.buble_id and m.user_id = ${user.id})
+        ),
+        claimed as (
+          insert into entity_ids (id, kind, user_id)
+          select id, 'post', ${user.id} from allowed
+          on conflict do nothing
+          returning id
+        ),
+        placed as (
+          select a.*, buble_next_version() as version,
+            (select coalesce(max(p.position), 0) from posts p where p.buble_id = a.buble_id)
+              + row_number() over (partition by a.buble_id order by a.n) as position
+          from (select a.* from allowed a join claimed c on c.id = a.id order by a.n) a
+        ),
+        written as (
+          insert into posts (id, buble_id, author_id, content, link_url, position, created_at, added_version, version)
+          select id, buble_id, ${user.id}, content, link_url, position, ${now().toISOString()}::timestamptz, version, version
+          from placed
+          returning *
+        )
+        ${writtenPostsJson('written')}`)) as unknown as { rows: { id: string; data: Post }[] }
+    ).rows
+    const written = new Map(rows.map((row) => [row.id, row.data]))
+    for (const item of firsts) {
+      const post = written.get(item.id)
+      if (post)
+        announcePost(w, user, { id: post.id, bubleId: post.buble_id, content: post.content, linkUrl: post.link_url })
+    }
+    const first = new Set(firsts)
+    return items.map((item) => (first.has(item) && written.get(item.id)) || ONE_BY_ONE)
+  }
+
   return {
     page: (user: UserRow, bubleId: string, pageNumber: number, limit: number): Promise<PostPage> =>
       pages.page(user.id, bubleId, pageNumber, limit),
@@ -73,15 +166,18 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       return loadPost(db, postId)
     },
 
-    /** A new post; the same client id again answers the post made with it. */
-    async createPost(
-      user: UserRow,
-      bubleId: string,
-      body: { id?: string; content: string; image_url?: string | null; link_url?: string | null },
-    ): Promise<Created<Post>> {
+    /**
+     * A new post; the same client id again answers the post made with it. A plain post goes the
+     * one-statement way (`createPostsAtOnce`); the rest, and whatever that leaves, step by step.
+     */
+    async createPost(user: UserRow, bubleId: string, body: NewPost): Promise<Created<Post>> {
       return syncWrite(db, async (w) => {
-        await requireMembership(w.tx, bubleId, user.id)
         const id = body.id ?? uuidv7()
+        if (isPlainPost(body)) {
+          const [post] = await createPostsAtOnce(w, user, [{ ...body, id, buble_id: bubleId }])
+          if (post && post !== ONE_BY_ONE) return { value: post, created: true }
+        }
+        await requireMembership(w.tx, bubleId, user.id)
         // The post made with this id, only while it is in this buble (of which the caller is a member).
         if ((await postKit.claim(w.tx, id, user.id, eq(posts.bubleId, bubleId))) === 'existing')
           return { value: await loadPost(w.tx, id), created: false }
@@ -103,19 +199,14 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           addedVersion: version,
           version,
         })
-        w.changed(bubleId, 'post')
-        hooks.contentAdded.announce(w, {
-          bubleId,
-          contentType: 'wall',
-          actorId: user.id,
-          title: `${user.name} posted`,
-          body: body.content,
-        })
-        // The preview is fetched once the post is committed: the answer never waits for it.
-        if (linkUrl) w.afterCommit(() => hooks.previewOwed(id, linkUrl))
+        announcePost(w, user, { id, bubleId, content: body.content, linkUrl })
         return { value: await loadPost(w.tx, id), created: true }
       })
     },
+
+    /** Plain posts several at once, inside the push's open write (the batcher of `post.create`). */
+    createPostsAtOnce: (user: UserRow, items: readonly (NewPost & { id: string; buble_id: string })[]) =>
+      syncWrite(db, (w) => createPostsAtOnce(w, user, items)),
 
     /** The author edits a post: marked edited; a changed link owes a new preview. */
     async updatePost(user: UserRow, postId: string, content: string): Promise<Post> {

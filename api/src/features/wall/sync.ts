@@ -1,10 +1,10 @@
 /** The wall in sync: their synced tables, what counts on the wall tab, and their mutations. */
 
 import type { WALL_MUTATIONS } from '@buble/shared/mutations'
-import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
+import type { MutationBatchers, MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import { loadComments, loadPosts } from './queries.ts'
-import type { WallService } from './service.ts'
+import { isPlainPost, type WallService } from './service.ts'
 
 /** Posts by others count on the wall tab, from the version they were added at. */
 export const wallUnreadSources: UnreadSource[] = [
@@ -38,4 +38,9 @@ export const wallMutations = (wall: WallService): MutationHandlersOf<typeof WALL
   },
   'reaction.add': (user, args) => wall.addReaction(user, args.post_id, args.reactionType),
   'reaction.remove': (user, args) => wall.removeReaction(user, args.post_id, args.reactionType),
+})
+
+/** Plain posts queued on a device go several at once: the same service, one statement. */
+export const wallBatchers = (wall: WallService): MutationBatchers => ({
+  'post.create': { takes: isPlainPost, apply: (user, args) => wall.createPostsAtOnce(user, args) },
 })
