@@ -131,7 +131,11 @@ export async function pullIntoFreshDevice(
 }
 
 /** A device queues mutations offline, then pushes them all: time, and exactly-once on the server. */
-export async function pushQueued(ctx: DeviceContext, count: number, targetMs = PUSH_500_TARGET_MS): Promise<DeviceResult> {
+export async function pushQueued(
+  ctx: DeviceContext,
+  count: number,
+  targetMs = PUSH_500_TARGET_MS,
+): Promise<DeviceResult> {
   const db = testDb(`bench-push-${uuidv7()}`)
   let online = false
   const { engine, answers } = device(ctx, db, () => online)
