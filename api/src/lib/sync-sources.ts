@@ -62,6 +62,29 @@ export interface MutationBatcher<N extends MutationName> {
 
 export type MutationBatchers = { [N in MutationName]?: MutationBatcher<N> }
 
+/**
+ * How a batcher answers: `items` (with ids, repeats allowed) against what its statement wrote for
+ * `firstOfEach(items)`. The first of an id gets its row; a repeat, and an id not written, get
+ * `ONE_BY_ONE`, so the handler answers them (the row made with that id, or the refusal).
+ */
+export function batchAnswers<T extends { id: string }, A>(
+  items: readonly T[],
+  written: ReadonlyMap<string, A>,
+): (A | typeof ONE_BY_ONE)[] {
+  const seen = new Set<string>()
+  return items.map((item) => {
+    if (seen.has(item.id)) return ONE_BY_ONE
+    seen.add(item.id)
+    return written.get(item.id) ?? ONE_BY_ONE
+  })
+}
+
+/** The items a batch statement writes: the first of each id (a statement writes an id once). */
+export function firstOfEach<T extends { id: string }>(items: readonly T[]): T[] {
+  const seen = new Set<string>()
+  return items.filter((item) => !seen.has(item.id) && seen.add(item.id))
+}
+
 /** The handlers of one feature's group of mutations (`typeof WALL_MUTATIONS`, say, of @buble/shared/mutations). */
 export type MutationHandlersOf<Group> = Pick<MutationHandlers, keyof Group & MutationName>
 

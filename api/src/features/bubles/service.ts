@@ -15,7 +15,7 @@ import { claimId } from '../../lib/entity-ids.ts'
 import { conflict, forbidden } from '../../lib/errors.ts'
 import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { ONE_BY_ONE } from '../../lib/sync-sources.ts'
+import { batchAnswers, firstOfEach, type ONE_BY_ONE } from '../../lib/sync-sources.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { createKeptBubleAnswers, type KeptAnswer } from './kept-answers.ts'
 import { createMemberListCache, type MemberList } from './member-list-cache.ts'
@@ -83,8 +83,7 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
     user: UserRow,
     items: readonly { id: string; name: string }[],
   ): Promise<(Buble | typeof ONE_BY_ONE)[]> {
-    const seen = new Set<string>()
-    const firsts = items.filter((item) => !seen.has(item.id) && seen.add(item.id))
+    const firsts = firstOfEach(items)
     const slugs = new Set<string>()
     const input = firsts.map((item, n) => {
       const base = slugBase(item.name)
@@ -111,17 +110,14 @@ export function bublesService(deps: Deps, writes: MembershipWrites, pokes: PokeC
         returning id, slug
       )
       select id, slug from made`)) as unknown as { rows: { id: string; slug: string }[] }
-    const made = new Map(rows.map((row) => [row.id, row.slug]))
+    const names = new Map(firsts.map((item) => [item.id, item.name]))
+    const made = new Map(rows.map((row) => [row.id, { id: row.id, slug: row.slug, name: names.get(row.id)! }]))
     await writes.addOwner(
       w,
       user.id,
       input.filter((item) => made.has(item.id)).map((item) => item.id),
     )
-    const first = new Set(firsts)
-    return items.map((item) => {
-      const slug = first.has(item) ? made.get(item.id) : undefined
-      return slug === undefined ? ONE_BY_ONE : ownedBuble(user, { id: item.id, slug, name: item.name, createdAt })
-    })
+    return batchAnswers(items, new Map([...made].map(([id, buble]) => [id, ownedBuble(user, { ...buble, createdAt })])))
   }
 
   /**

@@ -21,6 +21,7 @@ import type { Db } from '../../db/client.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import type { Logger } from '../../lib/log.ts'
+import { firstOfEach } from '../../lib/sync-sources.ts'
 import { notifyPayloads, SYNC_CHANNEL, syncStatement } from '../../lib/sync-writes.ts'
 import { writtenMessagesJson } from './queries.ts'
 
@@ -117,8 +118,7 @@ export function createSendGroups(db: Db, log: Logger, hooks: SendGroupHooks) {
 
   async function writeGroup(queued: readonly QueuedSend[]): Promise<GroupOutcome[]> {
     // The same id twice in one group: the first is written here, the others find it by the one-message path.
-    const seen = new Set<string>()
-    const candidates = queued.filter((send) => !seen.has(send.id) && seen.add(send.id))
+    const candidates = firstOfEach(queued)
     const input = messagesInput(
       candidates.map((send) => ({
         ...send.body,

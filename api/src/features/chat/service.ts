@@ -21,7 +21,7 @@ import { answerBytes, type JsonAnswer, jsonAnswer } from '../../lib/json-answers
 import { bubleNotFound, requireMembership } from '../../lib/memberships.ts'
 import { createPokeCache } from '../../lib/poke-cache.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { ONE_BY_ONE } from '../../lib/sync-sources.ts'
+import { batchAnswers, firstOfEach, ONE_BY_ONE } from '../../lib/sync-sources.ts'
 import { NEXT_VERSION, openWrite, readerAfterWrite, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import type { UploadedFiles } from '../../lib/uploaded-files.ts'
 import { chatPageJson, loadMessage, writtenMessagesJson } from './queries.ts'
@@ -141,8 +141,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     items: readonly (SendMessageBody & { id: string; buble_id: string })[],
     at: Date,
   ): Promise<(ChatMessage | typeof ONE_BY_ONE)[]> {
-    const seen = new Set<string>()
-    const firsts = items.filter((item) => !seen.has(item.id) && seen.add(item.id))
+    const firsts = firstOfEach(items)
     for (const bubleId of [...new Set(firsts.map((item) => item.buble_id))].sort()) await w.enter(bubleId)
     const input = messagesInput(firsts.map((item): MessageToWrite => ({ ...item, sender_id: user.id, at })))
     const { rows } = (await w.tx.execute(
@@ -150,8 +149,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     )) as unknown as { rows: { id: string; data: ChatMessage }[] }
     const written = new Map(rows.map((row) => [row.id, row.data]))
     for (const item of firsts) if (written.has(item.id)) announceMessage(w, user, item.buble_id, item)
-    const first = new Set(firsts)
-    return items.map((item) => (first.has(item) && written.get(item.id)) || ONE_BY_ONE)
+    return batchAnswers(items, written)
   }
 
   /**

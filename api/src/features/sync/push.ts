@@ -6,12 +6,14 @@
  * duplicate waits on the claim, then finds it committed and answers the first result without
  * writing again; a replay after a crash or a lost answer finds it the same way. The mutations are
  * then written (straight in the transaction; if one fails, the group runs again with a savepoint
- * each), and their results stored with the claims in the same transaction. A
+ * each), and their results stored with the claims in the same transaction. Consecutive plain
+ * creates (posts, messages, bubles) go to their service's batcher, one statement per kind
+ * (decision 93). A
  * mutation succeeds or fails on its own: a refusal, a rate limit, or a fault of the server's own
  * code rolls back its savepoint alone and is stored as its rejection, and the rest of the batch
  * applies. A deadlock or a serialization failure runs the group again (`syncWrite`); a database that cannot serve it
  * (down, timed out) fails the push, which the device retries as it is: the groups already committed
- * then answer as duplicates. Decisions 55 and 91.
+ * then answer as duplicates. Decisions 55, 91 and 93.
  */
 
 import { isUuid } from '@buble/shared/bubles'
@@ -263,24 +265,24 @@ export function createPushHandler(
   }
 
   /**
-   * The mutations from `start` on that can go in one run: new (no claim known, no id twice), passing
-   * their checks, and taken by their name's batcher. Ends at the first that cannot.
+   * The mutations from `start` on (the first already `prepared`) that can go in one run: new (no
+   * claim known, no id twice), passing their checks, and taken by their name's batcher. Ends at the
+   * first that cannot; empty when the first cannot.
    */
   function runFrom(
     user: UserRow,
     group: readonly Mutation[],
     start: number,
+    prepared: Prepared | { rejection: Rejection },
     known: ReadonlyMap<string, Claim>,
   ): { mutation: Mutation; prepared: Prepared }[] {
     const run: { mutation: Mutation; prepared: Prepared }[] = []
     const ids = new Set<string>()
-    for (const mutation of group.slice(start)) {
+    for (const [k, mutation] of group.slice(start).entries()) {
       if (known.has(mutation.id) || ids.has(mutation.id)) break
-      const prepared = prepare(handlers, user, mutation)
-      if ('rejection' in prepared) break
-      const batcher = batcherOf(prepared.name)
-      if (!batcher?.takes(prepared.args)) break
-      run.push({ mutation, prepared })
+      const checked = k === 0 ? prepared : prepare(handlers, user, mutation)
+      if ('rejection' in checked || !batcherOf(checked.name)?.takes(checked.args)) break
+      run.push({ mutation, prepared: checked })
       ids.add(mutation.id)
     }
     return run
@@ -405,19 +407,12 @@ export function createPushHandler(
           i += 1
           continue
         }
-        const run = runFrom(user, group, i, known)
+        const prepared = prepare(handlers, user, mutation)
+        const run = runFrom(user, group, i, prepared, known)
         const stored =
           run.length > 1
             ? await applyRun(w, user, run, savepoints)
-            : [
-                await applyPrepared(
-                  w,
-                  user,
-                  mutation,
-                  run[0]?.prepared ?? prepare(handlers, user, mutation),
-                  savepoints,
-                ),
-              ]
+            : [await applyPrepared(w, user, mutation, prepared, savepoints)]
         for (const [k, result] of stored.entries()) {
           const id = group[i + k]!.id
           known.set(id, { userId: user.id, result })

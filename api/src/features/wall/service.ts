@@ -15,7 +15,7 @@ import type { Created } from '../../lib/entity-ids.ts'
 import { AppError } from '../../lib/errors.ts'
 import { requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
-import { ONE_BY_ONE } from '../../lib/sync-sources.ts'
+import { batchAnswers, firstOfEach, ONE_BY_ONE } from '../../lib/sync-sources.ts'
 import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { commentsAndReactions } from './comments.ts'
 import { postKit } from './kits.ts'
@@ -102,8 +102,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     user: UserRow,
     items: readonly (NewPost & { id: string; buble_id: string })[],
   ): Promise<(Post | typeof ONE_BY_ONE)[]> {
-    const seen = new Set<string>()
-    const firsts = items.filter((item) => !seen.has(item.id) && seen.add(item.id))
+    const firsts = firstOfEach(items)
     for (const bubleId of [...new Set(firsts.map((item) => item.buble_id))].sort()) await w.enter(bubleId)
     const input = JSON.stringify(
       firsts.map((item, n) => ({
@@ -148,8 +147,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       if (post)
         announcePost(w, user, { id: post.id, bubleId: post.buble_id, content: post.content, linkUrl: post.link_url })
     }
-    const first = new Set(firsts)
-    return items.map((item) => (first.has(item) && written.get(item.id)) || ONE_BY_ONE)
+    return batchAnswers(items, written)
   }
 
   return {
