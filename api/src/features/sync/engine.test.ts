@@ -139,6 +139,57 @@ describe.each(backends())('the sync engine with the real server on %s', (backend
     expect(await db.shadows.count()).toBe(0)
     db.close()
   })
+  test('the next page is asked for while a page is written; a page that fails to be written drops the one fetched ahead, and the next round goes on from the stored cursor', async () => {
+    const user = await h.register({ name: 'Page Turner' })
+    for (let i = 1; i <= 4; i++)
+      await h.call('POST', '/api/bubles', { token: user.token, body: { name: `Paged ${i}` } })
+    const db = testDb()
+    const events: string[] = []
+    const logged: typeof fetch = (input, init) => {
+      const cursor = new URL(String(input), 'http://device').searchParams.get('cursor')
+      if (String(input).includes('/api/sync/pull')) events.push(`asked after ${cursor ?? 'nothing'}`)
+      return viaApp(input, init)
+    }
+    // Storing the second page's cursor fails once: the round ends there.
+    let stored = 0
+    let failOnce = true
+    db.meta.hook('creating', (key, row) => {
+      if (key !== 'cursor') return
+      stored += 1
+      if (stored === 2 && failOnce) {
+        failOnce = false
+        throw new Error('the disk is full')
+      }
+      events.push(`stored ${(row as { value: string }).value}`)
+    })
+    db.meta.hook('updating', (_changes, key, row) => {
+      if (key !== 'cursor') return
+      stored += 1
+      if (stored === 2 && failOnce) {
+        failOnce = false
+        throw new Error('the disk is full')
+      }
+      events.push(`stored ${(_changes as { value?: string }).value ?? (row as { value: string }).value}`)
+      return undefined
+    })
+    const phone = device(db, actorOf(user.id, user.email, 'Page Turner'), user.token, logged, { pullLimit: 2 })
+
+    await phone.engine.sync()
+    expect((await phone.engine.status()).state).toBe('error')
+    const first = events.find((event) => event.startsWith('stored '))!.slice('stored '.length)
+    // The page after the first was asked for before the first's cursor was stored: while it was written.
+    expect(events.indexOf(`asked after ${first}`)).toBeGreaterThan(-1)
+    expect(events.indexOf(`asked after ${first}`)).toBeLessThan(events.indexOf(`stored ${first}`))
+    expect(await db.meta.get('cursor')).toMatchObject({ value: first })
+
+    await phone.engine.sync()
+    expect((await phone.engine.status()).state).toBe('idle')
+    // The next round starts from the stored cursor: the second page is asked for again, and everything arrives once.
+    expect(events.filter((event) => event === `asked after ${first}`)).toHaveLength(2)
+    expect(await db.bubles.count()).toBe(4)
+    expect(await db.members.count()).toBe(4)
+    db.close()
+  })
 })
 
 describe.each(backends())('a server that dies mid-push, on %s', (backend: Backend) => {
