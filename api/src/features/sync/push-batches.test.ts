@@ -30,6 +30,11 @@ describe.each(backends())('runs of plain creates in a push on %s', (backend) => 
     ).json()
     expect((await h.call('POST', `/api/bubles/invites/${code}/accept`, { token })).status).toBe(200)
   }
+  /** A post made by `token` with `id`, one push of its own (an id in use for what the test pushes next). */
+  async function postAs(token: string, bubleId: string, id: string, content: string) {
+    const [result] = await push(h, token, [mutation('post.create', { id, buble_id: bubleId, content })])
+    expect(result!.status).toBe('applied')
+  }
   /** The wall's posts, oldest first, as REST pages them (position order). */
   async function wall(token: string, bubleId: string) {
     const res = await h.call('GET', `/api/wall/${bubleId}/posts?limit=50`, { token })
@@ -100,10 +105,7 @@ describe.each(backends())('runs of plain creates in a push on %s', (backend) => 
     const elsewhere = await newBuble(owner.token, 'Elsewhere')
     const outsiders = await newBuble(other.token, 'Not mine')
     const taken = uuidv7()
-    expect(
-      (await push(h, other.token, [mutation('post.create', { id: taken, buble_id: outsiders, content: 'Theirs' })]))[0]!
-        .status,
-    ).toBe('applied')
+    await postAs(other.token, outsiders, taken, 'Theirs')
     const [away] = await push(h, owner.token, [
       mutation('chat.send', { id: uuidv7(), buble_id: elsewhere, content: 'In the other buble' }),
     ])
@@ -177,10 +179,7 @@ describe.each(backends())('runs of plain creates in a push on %s', (backend) => 
     const other = await h.register()
     const taken = await newBuble(other.token, 'Harbour Walks')
     const usedId = uuidv7()
-    expect(
-      (await push(h, other.token, [mutation('post.create', { id: usedId, buble_id: taken, content: 'Mine' })]))[0]!
-        .status,
-    ).toBe('applied')
+    await postAs(other.token, taken, usedId, 'Mine')
     const atOnce = vi.spyOn(h.services.bubles, 'createAtOnce')
     const again = uuidv7()
     const batch = [
