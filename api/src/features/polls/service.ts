@@ -69,6 +69,16 @@ const touchPoll = (w: SyncWriter, poll: PollRow, set: Partial<PollRow> = {}): Pr
 /** The poll-closing job's advisory lock: one process at a time runs it, across every process on the database. */
 export const CLOSING_JOB_LOCK = 4_201_304
 
+/**
+ * A secret vote's answer: no totals, as they would show what this vote changed, and the answer of
+ * a pushed mutation is kept with its user (applied_mutations). The totals come with the next read.
+ */
+const withoutTotals = (poll: Poll): Poll => ({
+  ...poll,
+  options: poll.options.map((option) => ({ ...option, votes_count: null })),
+  totalVotes: null,
+})
+
 const choiceError = (message: string) => validationError([{ path: ['poll_option_ids'], message }])
 
 export type PollsService = ReturnType<typeof pollsService>
@@ -108,7 +118,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
         if (!first) throw conflict(POLL_MESSAGES.secretFinal)
         for (const optionId of optionIds) await bump(w, optionId, 1)
         await touchPoll(w, poll)
-        return loadPoll(w.tx, pollId, user.id)
+        return withoutTotals(await loadPoll(w.tx, pollId, user.id))
       }
       const mine = and(eq(pollVotes.pollId, pollId), eq(pollVotes.userId, user.id))
       // Writes in one buble run one at a time (forMember locked the buble): nothing changes these rows meanwhile.
