@@ -176,6 +176,12 @@ export const optionBarPercent = (votes: number, memberCount: number): number =>
 export const voteSharePercent = (votes: number, totalVotes: number): number =>
   totalVotes > 0 ? Math.min(100, Math.round((Math.max(0, votes) / totalVotes) * 100)) : 0
 
+/** The options with the most votes (several: a tie); none before any vote or while totals are hidden. */
+export function pollWinners<O extends Pick<PollOption, 'votes_count'>>(options: readonly O[]): O[] {
+  const top = Math.max(0, ...options.map((option) => option.votes_count ?? 0))
+  return top > 0 ? options.filter((option) => option.votes_count === top) : []
+}
+
 /** Whether the poll takes no more votes: closed by the server, or its closing time passed on `now`. */
 export const isPollClosed = (poll: Pick<Poll, 'closes_at' | 'closed'>, now: number): boolean =>
   poll.closed || (poll.closes_at !== null && Date.parse(poll.closes_at) <= now)
