@@ -18,7 +18,8 @@ export const POLL_TEXTS = {
   hideResults: 'Results at close',
   hideResultsHint: 'Nobody sees the results, you included, until the poll closes. Needs a closing time.',
   secret: 'Secret ballot',
-  secretHint: 'Nobody can see who voted for what, you and the admins included. A vote is final.',
+  secretHint:
+    'Nobody can see who voted for what, you and the admins included. A vote is final. Best with results at close.',
   closed: 'Closed',
   closes: (when: string) => `Closes ${when}`,
   closedAt: (when: string) => `Closed ${when}`,
