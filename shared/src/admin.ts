@@ -162,8 +162,15 @@ export const AdminPoll = z.object({
   buble: AdminBubleRef,
   creator_id: z.string(),
   creator: AdminPersonRef,
-  options: z.array(z.object({ id: z.string(), option_text: z.string(), votes_count: z.number().int() })),
-  totalVotes: z.number().int(),
+  /** Counts are null while the poll hides its results (docs/decisions/0098): the admin sees no more than members. */
+  options: z.array(z.object({ id: z.string(), option_text: z.string(), votes_count: z.number().int().nullable() })),
+  totalVotes: z.number().int().nullable(),
+  votersCount: z.number().int(),
+  closes_at: z.string().nullable(),
+  closed: z.boolean(),
+  multiple: z.boolean(),
+  hide_results: z.boolean(),
+  secret: z.boolean(),
 })
 export type AdminPoll = z.infer<typeof AdminPoll>
 

@@ -17,9 +17,12 @@ import {
 } from './device-rows.ts'
 import type { BubleEvent, Rsvp } from './events.ts'
 import type { EVENT_MUTATIONS, POLL_MUTATIONS } from './mutations.ts'
-import { type Poll, type PollOption, pollOptionId, withVote } from './polls.ts'
+import { chosenOptionIds, type Poll, type PollOption, pollOptionId, withVote } from './polls.ts'
 
-type VoteState = { options: PollOption[]; totalVotes: number; userVote: string | null; hasVoted: boolean }
+type VoteState = Pick<
+  Poll,
+  'options' | 'totalVotes' | 'votersCount' | 'userVote' | 'userVotes' | 'hasVoted' | 'secret' | 'hide_results'
+>
 
 /** The actor's answer in place of their earlier one (where it stood), or added last. */
 function withRsvp(row: LocalRow, actor: DeviceAuthor, status: Rsvp['status']): LocalRow {
@@ -33,23 +36,29 @@ function withRsvp(row: LocalRow, actor: DeviceAuthor, status: Rsvp['status']): L
  * A poll's options after an edit (the server's rule, shared/polls.ts): an option whose text stays
  * keeps its id and votes, a new one starts at none, and votes for a removed one go with it.
  */
-function withOptions(row: LocalRow, texts: readonly string[]): VoteState {
+function withOptions(row: LocalRow, texts: readonly string[]): Partial<VoteState> {
   const poll = row as unknown as VoteState
+  // A secret poll's options are fixed once someone voted (the server refuses the edit).
+  if (poll.secret && (poll.votersCount ?? 0) > 0) return {}
+  const hidden = poll.totalVotes === null
   const options = texts.map((text): PollOption => {
     const id = pollOptionId(row.id, text)
     const kept = poll.options.find((option) => option.id === id)
-    return { id, option_text: text, votes_count: kept?.votes_count ?? 0 }
+    return { id, option_text: text, votes_count: hidden ? null : (kept?.votes_count ?? 0) }
   })
-  const userVote = options.some((option) => option.id === poll.userVote) ? poll.userVote : null
-  const totalVotes = options.reduce((sum, option) => sum + option.votes_count, 0)
-  return { options, totalVotes, userVote, hasVoted: userVote !== null }
+  const mine = (poll.userVotes ?? (poll.userVote ? [poll.userVote] : [])).filter((id) =>
+    options.some((option) => option.id === id),
+  )
+  const totalVotes = hidden ? null : options.reduce((sum, option) => sum + (option.votes_count ?? 0), 0)
+  if (poll.secret) return { options, totalVotes }
+  return { options, totalVotes, userVote: mine[0] ?? null, userVotes: mine, hasVoted: mine.length > 0 }
 }
 
-/** The poll with the actor's vote set (null: removed); a vote for an option it lacks waits for the server's refusal. */
-function voted(row: LocalRow, optionId: string | null): LocalRow {
+/** The poll with the actor's choices set (none: removed); a vote for an option it lacks waits for the server's refusal. */
+function voted(row: LocalRow, optionIds: readonly string[]): LocalRow {
   const poll = row as unknown as VoteState
-  if (optionId !== null && !poll.options.some((option) => option.id === optionId)) return row
-  return { ...row, ...withVote(poll, optionId) }
+  if (!optionIds.every((id) => poll.options.some((option) => option.id === id))) return row
+  return { ...row, ...withVote(poll, optionIds) }
 }
 
 /** Only the fields an edit sends change (UpdateEventBody: absent means kept). */
@@ -80,10 +89,21 @@ export const EVENTS_OPTIMISTIC: OptimisticOf<typeof EVENT_MUTATIONS & typeof POL
         id: args.id,
         buble_id: args.buble_id,
         question: args.question,
-        options: args.options.map((text) => ({ id: pollOptionId(args.id, text), option_text: text, votes_count: 0 })),
-        totalVotes: 0,
+        options: args.options.map((text) => ({
+          id: pollOptionId(args.id, text),
+          option_text: text,
+          votes_count: args.hide_results ? null : 0,
+        })),
+        totalVotes: args.hide_results ? null : 0,
+        votersCount: 0,
         userVote: null,
+        userVotes: [],
         hasVoted: false,
+        closes_at: args.closes_at ?? null,
+        closed: false,
+        multiple: args.multiple ?? false,
+        hide_results: args.hide_results ?? false,
+        secret: args.secret ?? false,
         created_at: createdAt,
         creator: memberRefOf(actor),
         creator_id: actor.id,
@@ -94,6 +114,7 @@ export const EVENTS_OPTIMISTIC: OptimisticOf<typeof EVENT_MUTATIONS & typeof POL
     ...(args.options !== undefined && withOptions(row, args.options)),
   })),
   'poll.delete': deleteRow('polls'),
-  'poll.vote': changeRow('polls', 'poll_id', (row, args) => voted(row, args.poll_option_id)),
-  'poll.unvote': changeRow('polls', 'poll_id', (row) => voted(row, null)),
+  'poll.vote': changeRow('polls', 'poll_id', (row, args) => voted(row, chosenOptionIds(args))),
+  // A secret vote is final: the server refuses its unvote, and the device does not pretend.
+  'poll.unvote': changeRow('polls', 'poll_id', (row) => ((row as unknown as VoteState).secret ? row : voted(row, []))),
 }

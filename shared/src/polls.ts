@@ -4,6 +4,7 @@ import { v5 as uuidv5 } from 'uuid'
 import { z } from 'zod'
 import { ClientId, type MemberRef, Uuid } from './bubles.ts'
 import { LIMITS } from './constants.ts'
+import { isStorableInstant } from './text.ts'
 
 /** Spec part 2 §9: a poll has 2 to 10 options. */
 export const POLL_MIN_OPTIONS = 2
@@ -24,7 +25,19 @@ export const POLL_MESSAGES = {
   optionNotInPoll: 'poll_option_id is not an option of this poll',
   notAllowedToCreate: 'You are not allowed to create polls in this Buble',
   notAllowedToManage: 'Only the creator, the owner or a member who manages polls can change this poll',
+  closesAtInvalid: 'closes_at must be a date and time, e.g. 2026-06-01T18:00:00Z',
+  closesAtPast: 'The closing time must be in the future',
+  hiddenNeedsClosing: 'Results can be hidden until the poll closes: set a closing time',
+  chooseOption: 'Choose an option',
+  oneChoiceOnly: 'This poll takes one choice',
+  duplicateChoices: 'Choose each option once',
+  secretFinal: 'Your vote in a secret poll is final: it cannot be changed or taken back',
+  secretOptionsFixed: 'The options of a secret poll cannot change once someone has voted',
 } as const
+
+/** The refusal of a vote after the poll's closing time (409), in UTC: "This poll closed at 2026-06-01 18:00 UTC". */
+export const pollClosedMessage = (closesAt: string | Date): string =>
+  `This poll closed at ${new Date(closesAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
 export const PollQuestion = z
   .string({ error: POLL_MESSAGES.questionRequired })
@@ -46,7 +59,30 @@ export const PollOptions = z
     error: POLL_MESSAGES.duplicateOptions,
   })
 
-export const CreatePollBody = z.object({ id: ClientId.optional(), question: PollQuestion, options: PollOptions })
+/** An ISO 8601 date and time with a zone, answered in UTC (the service checks it is in the future). */
+export const PollClosesAt = z
+  .string({ error: POLL_MESSAGES.closesAtInvalid })
+  .trim()
+  .max(64, { error: POLL_MESSAGES.closesAtInvalid })
+  .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && isStorableInstant(Date.parse(value)), {
+    error: POLL_MESSAGES.closesAtInvalid,
+  })
+  .transform((value) => new Date(value).toISOString())
+
+/**
+ * A new poll. Its settings are fixed once made (docs/decisions/0098): `closes_at` (none: open
+ * until deleted), `multiple` (several choices), `hide_results` (totals sent to nobody until the
+ * poll closes; needs `closes_at`), `secret` (nobody can see who chose what; a vote is final).
+ */
+export const CreatePollBody = z.object({
+  id: ClientId.optional(),
+  question: PollQuestion,
+  options: PollOptions,
+  closes_at: PollClosesAt.nullish(),
+  multiple: z.boolean({ error: 'multiple must be true or false' }).optional(),
+  hide_results: z.boolean({ error: 'hide_results must be true or false' }).optional(),
+  secret: z.boolean({ error: 'secret must be true or false' }).optional(),
+})
 export type CreatePollBody = z.infer<typeof CreatePollBody>
 
 /**
@@ -56,13 +92,30 @@ export type CreatePollBody = z.infer<typeof CreatePollBody>
 export const UpdatePollBody = z.object({ question: PollQuestion.optional(), options: PollOptions.optional() })
 export type UpdatePollBody = z.infer<typeof UpdatePollBody>
 
-export const VoteBody = z.object({ poll_option_id: Uuid('poll_option_id must be a UUID') })
+/**
+ * A vote sets the caller's choices: `poll_option_id` (one) or `poll_option_ids` (a poll of several
+ * choices: the whole set, which replaces the earlier one). Exactly one of the two (the service says
+ * which is missing); `poll_option_id` alone equals `poll_option_ids: [it]`.
+ */
+export const VoteBody = z.object({
+  poll_option_id: Uuid('poll_option_id must be a UUID').optional(),
+  poll_option_ids: z
+    .array(Uuid('poll_option_ids must be UUIDs'), { error: 'poll_option_ids must be a list of UUIDs' })
+    .min(1, { error: POLL_MESSAGES.chooseOption })
+    .max(POLL_MAX_OPTIONS, { error: POLL_MESSAGES.tooManyOptions })
+    .optional(),
+})
 export type VoteBody = z.infer<typeof VoteBody>
+
+/** The option ids a vote chooses, in the order given (duplicates kept: the service refuses them). */
+export const chosenOptionIds = (body: VoteBody): string[] =>
+  body.poll_option_ids ?? (body.poll_option_id ? [body.poll_option_id] : [])
 
 export interface PollOption {
   id: string
   option_text: string
-  votes_count: number
+  /** null while the poll hides its results (before it closes). */
+  votes_count: number | null
 }
 
 export interface Poll {
@@ -70,10 +123,22 @@ export interface Poll {
   buble_id: string
   question: string
   options: PollOption[]
-  totalVotes: number
-  /** The caller's option id, or null. */
+  /** Votes cast (with several choices, more than the voters); null while results are hidden. */
+  totalVotes: number | null
+  /** Members who voted, always sent (it says nothing of the choices). */
+  votersCount: number
+  /** The caller's (first) option id, or null; always null in a secret poll. */
   userVote: string | null
+  /** Every option the caller chose, in the options' order; always empty in a secret poll. */
+  userVotes: string[]
   hasVoted: boolean
+  /** ISO 8601 UTC, or null: open until deleted. */
+  closes_at: string | null
+  /** The server has closed it (its final totals are in); a device also reads `closes_at` against its clock. */
+  closed: boolean
+  multiple: boolean
+  hide_results: boolean
+  secret: boolean
   created_at: string
   creator: MemberRef
   creator_id: string
@@ -111,22 +176,46 @@ export const optionBarPercent = (votes: number, memberCount: number): number =>
 export const voteSharePercent = (votes: number, totalVotes: number): number =>
   totalVotes > 0 ? Math.min(100, Math.round((Math.max(0, votes) / totalVotes) * 100)) : 0
 
+/** The options with the most votes (several: a tie); none before any vote or while totals are hidden. */
+export function pollWinners<O extends Pick<PollOption, 'votes_count'>>(options: readonly O[]): O[] {
+  const top = Math.max(0, ...options.map((option) => option.votes_count ?? 0))
+  return top > 0 ? options.filter((option) => option.votes_count === top) : []
+}
+
+/** Whether the poll takes no more votes: closed by the server, or its closing time passed on `now`. */
+export const isPollClosed = (poll: Pick<Poll, 'closes_at' | 'closed'>, now: number): boolean =>
+  poll.closed || (poll.closes_at !== null && Date.parse(poll.closes_at) <= now)
+
+type VoteState = Pick<Poll, 'options' | 'totalVotes' | 'votersCount' | 'userVote' | 'userVotes' | 'hasVoted' | 'secret'>
+
 /**
- * A poll with the voter's choice applied (null removes it): counts move from the old option to
- * the new one. The device shows a vote at once with this, and re-running it gives the same poll.
+ * A poll with the voter's choices set (an empty list removes them): counts move from the old
+ * options to the new ones (hidden counts stay hidden). In a secret poll the choice is not kept:
+ * only `hasVoted` and the counts move, and a second vote changes nothing (the server refuses it).
+ * The device shows a vote at once with this, and re-running it gives the same poll.
  */
-export function withVote<P extends Pick<Poll, 'options' | 'totalVotes' | 'userVote' | 'hasVoted'>>(
-  poll: P,
-  optionId: string | null,
-): P {
-  const previous = poll.userVote
-  if (previous === optionId) return poll
+export function withVote<P extends VoteState>(poll: P, optionIds: readonly string[]): P {
+  const chosen = poll.options.filter((option) => optionIds.includes(option.id)).map((option) => option.id)
+  const previous = poll.secret ? [] : (poll.userVotes ?? (poll.userVote ? [poll.userVote] : []))
+  if (poll.secret && (poll.hasVoted || chosen.length === 0)) return poll
+  if (!poll.secret && chosen.length === previous.length && chosen.every((id) => previous.includes(id))) return poll
   const options = poll.options.map((option) => {
+    if (option.votes_count === null) return option
     let votes = option.votes_count
-    if (option.id === previous) votes = Math.max(0, votes - 1)
-    if (option.id === optionId) votes += 1
+    if (previous.includes(option.id)) votes = Math.max(0, votes - 1)
+    if (chosen.includes(option.id)) votes += 1
     return { ...option, votes_count: votes }
   })
-  const totalVotes = Math.max(0, poll.totalVotes + (optionId ? 1 : 0) - (previous ? 1 : 0))
-  return { ...poll, options, totalVotes, userVote: optionId, hasVoted: optionId !== null }
+  const totalVotes = poll.totalVotes === null ? null : Math.max(0, poll.totalVotes + chosen.length - previous.length)
+  const votersCount = Math.max(0, (poll.votersCount ?? 0) + (chosen.length > 0 ? 1 : 0) - (poll.hasVoted ? 1 : 0))
+  const mine = poll.secret ? [] : chosen
+  return {
+    ...poll,
+    options,
+    totalVotes,
+    votersCount,
+    userVote: mine[0] ?? null,
+    userVotes: mine,
+    hasVoted: chosen.length > 0,
+  }
 }

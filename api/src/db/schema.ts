@@ -428,6 +428,18 @@ export const polls = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     question: text('question').notNull(),
     totalVotes: integer('total_votes').notNull().default(0),
+    /** Members who voted (with several choices, fewer than the votes). */
+    votersCount: integer('voters_count').notNull().default(0),
+    /** After it, votes are refused (docs/decisions/0098). */
+    closesAt: timestamp('closes_at', { withTimezone: true, mode: 'date' }),
+    /** Set once by the poll-closing job after `closes_at`: the move that brings the final totals to devices. */
+    closed: boolean('closed').notNull().default(false),
+    /** A member may choose several options. */
+    multiple: boolean('multiple').notNull().default(false),
+    /** Totals are sent to nobody until the poll is closed. */
+    hideResults: boolean('hide_results').notNull().default(false),
+    /** A secret ballot: choices are counted on the options only; `poll_voters` says who voted. */
+    secret: boolean('secret').notNull().default(false),
     createdAt: createdAt(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
@@ -437,6 +449,8 @@ export const polls = pgTable(
     index('polls_buble_version_idx').on(t.bubleId, t.version),
     index('polls_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('polls_creator_idx').on(t.creatorId),
+    // The poll-closing job's scan: polls with a closing time not yet closed.
+    index('polls_closing_idx').on(t.closesAt).where(sql`${t.closesAt} is not null and not ${t.closed}`),
   ],
 )
 
@@ -454,7 +468,10 @@ export const pollOptions = pgTable(
   (t) => [index('poll_options_poll_idx').on(t.pollId, t.position)],
 )
 
-/** One vote per member and poll: a new vote replaces the earlier one. */
+/**
+ * A member's choices in a poll that is not secret: one row per chosen option (one for a poll of
+ * one choice); a new vote replaces the earlier choices.
+ */
 export const pollVotes = pgTable(
   'poll_votes',
   {
@@ -470,10 +487,27 @@ export const pollVotes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.pollId, t.userId] }),
+    primaryKey({ columns: [t.pollId, t.userId, t.optionId] }),
     index('poll_votes_option_idx').on(t.optionId),
     index('poll_votes_user_idx').on(t.userId),
   ],
+)
+
+/**
+ * Who voted in a secret poll, so nobody votes twice: no option, no time. Their choices are only
+ * in `poll_options.votes_count` (docs/decisions/0098).
+ */
+export const pollVoters = pgTable(
+  'poll_voters',
+  {
+    pollId: uuid('poll_id')
+      .notNull()
+      .references(() => polls.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.pollId, t.userId] }), index('poll_voters_user_idx').on(t.userId)],
 )
 
 /**

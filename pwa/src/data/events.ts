@@ -38,6 +38,9 @@ export const useEvents = (bubleId: string) => useBubleRows('events', bubleId, so
 /** A buble's polls, newest first (CONTRACT §3.3). */
 export const usePolls = (bubleId: string) => useBubleRows('polls', bubleId, newestFirst)
 
+/** What a new poll is made of: the poll.create mutation's input, without the id. */
+export type NewPoll = CreateInput<'poll.create'>
+
 /** What a new event is made of: the event.create mutation's input, without the id. */
 export type NewEvent = CreateInput<'event.create'>
 
@@ -53,13 +56,18 @@ export function useEventActions() {
       updateEvent: (id: string, changes: UpdateEventBody) => device.mutate('event.update', { id, ...changes }),
       deleteEvent: (id: string) => device.mutate('event.delete', { id }),
       rsvp: (eventId: string, status: RsvpStatus) => device.mutate('event.rsvp', { event_id: eventId, status }),
-      createPoll: (poll: { buble_id: string; question: string; options: string[] }) =>
-        queueCreate(device, 'poll.create', poll),
+      createPoll: (poll: NewPoll) => queueCreate(device, 'poll.create', poll),
       updatePoll: (id: string, changes: { question?: string; options?: string[] }) =>
         device.mutate('poll.update', { id, ...changes }),
       deletePoll: (id: string) => device.mutate('poll.delete', { id }),
-      vote: (pollId: string, optionId: string) =>
-        device.mutate('poll.vote', { poll_id: pollId, poll_option_id: optionId }),
+      /** One choice as `poll_option_id` (the contract's shape), several as the whole set in `poll_option_ids`. */
+      vote: (pollId: string, optionIds: readonly string[]) =>
+        device.mutate(
+          'poll.vote',
+          optionIds.length === 1
+            ? { poll_id: pollId, poll_option_id: optionIds[0] }
+            : { poll_id: pollId, poll_option_ids: [...optionIds] },
+        ),
       unvote: (pollId: string) => device.mutate('poll.unvote', { poll_id: pollId }),
     }),
     [device],

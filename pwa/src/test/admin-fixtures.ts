@@ -85,6 +85,12 @@ export const pollRow = (n: number, overrides: Partial<AdminPoll> = {}): AdminPol
     { id: `0190f5b4-4200-7000-8000-${String(n).padStart(12, '0')}`, option_text: 'No', votes_count: 1 },
   ],
   totalVotes: 3,
+  votersCount: 3,
+  closes_at: null,
+  closed: false,
+  multiple: false,
+  hide_results: false,
+  secret: false,
   ...overrides,
 })
 

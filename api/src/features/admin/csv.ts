@@ -45,8 +45,8 @@ const COLUMNS: { [T in AdminTab]: Columns<AdminRows[T]> } = {
     ['Buble', (p) => p.buble.name],
     ['Creator', (p) => p.creator.name],
     ['Creator email', (p) => p.creator.email],
-    ['Options', (p) => p.options.map((o) => `${o.option_text} (${o.votes_count})`).join('; ')],
-    ['Total votes', (p) => p.totalVotes],
+    ['Options', (p) => p.options.map((o) => `${o.option_text} (${o.votes_count ?? 'hidden'})`).join('; ')],
+    ['Total votes', (p) => p.totalVotes ?? 'hidden'],
     ['Created at', (p) => p.created_at],
   ],
   posts: [

@@ -100,8 +100,11 @@ export const LISTS: Record<AdminTab | 'audit', ListSpec> = {
     json: raw(`json_build_object('id', t.id, 'question', t.question, 'created_at', ${isoJson('t.created_at')},
       'buble_id', t.buble_id, 'buble', ${bubleRef('b')}, 'creator_id', t.creator_id, 'creator', ${person('u')},
       'options', coalesce((select json_agg(json_build_object('id', po.id, 'option_text', po.option_text,
-          'votes_count', po.votes_count) order by po.position) from poll_options po where po.poll_id = t.id), '[]'::json),
-      'totalVotes', t.total_votes)`),
+          'votes_count', case when not t.hide_results or t.closed then po.votes_count end) order by po.position)
+          from poll_options po where po.poll_id = t.id), '[]'::json),
+      'totalVotes', case when not t.hide_results or t.closed then t.total_votes end, 'votersCount', t.voters_count,
+      'closes_at', case when t.closes_at is not null then ${isoJson('t.closes_at')} end, 'closed', t.closed,
+      'multiple', t.multiple, 'hide_results', t.hide_results, 'secret', t.secret)`),
     search: [col('t.question'), via('t.buble_id', 'bubles', ['name']), via('t.creator_id', 'users', ['name'])],
   },
   posts: {

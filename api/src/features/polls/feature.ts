@@ -19,6 +19,7 @@ export function pollsFeature(deps: Deps, contentAdded: ContentAddedBus, pokes: P
     mutations: pollsMutations(polls),
     syncSources: pollsSyncSources,
     unreadSources: pollsUnreadSources,
+    jobs: [polls.closingJob],
     close: () => lists.close(),
   })
 }

@@ -1,6 +1,6 @@
 /** The polls' REST calls (CONTRACT §3.3): thin adapters over the service. */
 
-import { CreatePollBody, UpdatePollBody, VoteBody } from '@buble/shared/polls'
+import { CreatePollBody, chosenOptionIds, UpdatePollBody, VoteBody } from '@buble/shared/polls'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../lib/auth.ts'
 import { sendJsonAnswer } from '../../lib/json-answers.ts'
@@ -53,12 +53,18 @@ export function pollsRoutes({ polls, lists }: PollsRouteDeps) {
     )
     .post(
       '/polls/:id/vote',
-      describe({ tag, summary: 'Vote (a new vote replaces the old one)' }),
+      describe({
+        tag,
+        summary:
+          'Vote: poll_option_id, or poll_option_ids for several choices (new choices replace the old; 409 once closed, or again in a secret poll)',
+      }),
       validate('json', VoteBody),
       async (c) =>
-        c.json(await polls.vote(c.var.user, pollIdOf(c.req.param('id')), c.req.valid('json').poll_option_id)),
+        c.json(await polls.vote(c.var.user, pollIdOf(c.req.param('id')), chosenOptionIds(c.req.valid('json')))),
     )
-    .delete('/polls/:id/vote', describe({ tag, summary: 'Remove your vote (idempotent)' }), async (c) =>
-      c.json(await polls.unvote(c.var.user, pollIdOf(c.req.param('id')))),
+    .delete(
+      '/polls/:id/vote',
+      describe({ tag, summary: 'Remove your vote (idempotent; 409 once closed or secret)' }),
+      async (c) => c.json(await polls.unvote(c.var.user, pollIdOf(c.req.param('id')))),
     )
 }

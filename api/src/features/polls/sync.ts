@@ -1,6 +1,7 @@
 /** Polls in sync: their synced table, what counts on their tab, and their mutations. */
 
 import type { POLL_MUTATIONS } from '@buble/shared/mutations'
+import { chosenOptionIds } from '@buble/shared/polls'
 import type { MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import { loadPolls } from './queries.ts'
@@ -34,6 +35,7 @@ export const pollsMutations = (polls: PollsService): MutationHandlersOf<typeof P
     await polls.deletePoll(user, args.id)
     return null
   },
-  'poll.vote': (user, args) => polls.vote(user, args.poll_id, args.poll_option_id),
+  // The answer of a secret vote names no choice (queries.ts), so the result kept in applied_mutations names none either.
+  'poll.vote': (user, args) => polls.vote(user, args.poll_id, chosenOptionIds(args)),
   'poll.unvote': (user, args) => polls.unvote(user, args.poll_id),
 })

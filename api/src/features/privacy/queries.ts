@@ -3,7 +3,7 @@
  * batches, so a member with years of posts never has them all in memory at once.
  */
 
-import { and, asc, eq, inArray } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import {
   bubles,
@@ -101,6 +101,8 @@ export function exportQueries(db: Db, userId: string) {
               .orderBy(asc(pollOptions.pollId), asc(pollOptions.position))
       const optionsOf = new Map<string, typeof options>()
       for (const option of options) optionsOf.set(option.pollId, [...(optionsOf.get(option.pollId) ?? []), option])
+      // Totals a poll hides until it closes are hidden from its creator too (docs/decisions/0098).
+      const shown = (row: (typeof rows)[number]) => !row.hideResults || row.closed
       return rows.map((row) => ({
         id: row.id,
         buble_id: row.bubleId,
@@ -108,15 +110,17 @@ export function exportQueries(db: Db, userId: string) {
         options: (optionsOf.get(row.id) ?? []).map((option) => ({
           id: option.id,
           option_text: option.optionText,
-          votes_count: option.votesCount,
+          votes_count: shown(row) ? option.votesCount : null,
         })),
-        total_votes: row.totalVotes,
+        total_votes: shown(row) ? row.totalVotes : null,
         created_at: iso(row.createdAt),
       }))
     })
 
+  // Choices kept in poll_votes only: a secret poll's are nowhere (docs/decisions/0098). A poll of
+  // several choices has a row per option, so the key is the pair.
   const votes_ = () =>
-    keyset(async (last?: { poll_id: string }) => {
+    keyset(async (last?: { poll_id: string; option_id: string }) => {
       const rows = await db
         .select({
           vote: pollVotes,
@@ -127,8 +131,14 @@ export function exportQueries(db: Db, userId: string) {
         .from(pollVotes)
         .innerJoin(polls, eq(polls.id, pollVotes.pollId))
         .innerJoin(pollOptions, eq(pollOptions.id, pollVotes.optionId))
-        .where(and(eq(pollVotes.userId, userId), after(pollVotes.pollId, last?.poll_id)))
-        .orderBy(asc(pollVotes.pollId))
+        .where(
+          and(
+            eq(pollVotes.userId, userId),
+            last &&
+              sql`(${pollVotes.pollId}, ${pollVotes.optionId}) > (${last.poll_id}::uuid, ${last.option_id}::uuid)`,
+          ),
+        )
+        .orderBy(asc(pollVotes.pollId), asc(pollVotes.optionId))
         .limit(EXPORT_BATCH)
       return rows.map(({ vote, question, bubleId, optionText }) => ({
         poll_id: vote.pollId,

@@ -23,7 +23,8 @@ chat-messages.json       Chat messages you sent.
 events.json              Events you created.
 rsvps.json               Your answers to events (going, maybe, cant_go), with the event.
 polls.json               Polls you created, with their options and vote counts.
-votes.json               Your votes, with the poll question and the option you chose.
+votes.json               Your votes, with the poll question and the option you chose. Votes in
+                         secret polls are not here: nobody's secret choice is kept anywhere.
 push-subscriptions.json  The devices that get your notifications (push endpoints only).
 files/                   The files you uploaded: your avatar, images and story media.
                          A link like /api/uploads/secure/NAME in the other files is

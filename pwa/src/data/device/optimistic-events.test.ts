@@ -146,13 +146,47 @@ describe('what each poll change does', () => {
         { id: pollOptionId(Q2, 'Sat'), option_text: 'Sat', votes_count: 0 },
       ],
       totalVotes: 0,
+      votersCount: 0,
       userVote: null,
+      userVotes: [],
       hasVoted: false,
+      closes_at: null,
+      closed: false,
+      multiple: false,
+      hide_results: false,
+      secret: false,
       created_at: AT,
       creator: { id: alice.id, name: alice.name, avatar_url: null },
       creator_id: alice.id,
       _pending: true,
     })
+  })
+
+  test('several choices: a vote sets the whole set, counting votes and voters apart', async () => {
+    const { store } = memoryStore([{ table: 'polls', row: serverPoll({ multiple: true, votersCount: 1 }) }])
+    await apply(store, 'poll.vote', { poll_id: Q1, poll_option_ids: [YES, NO] })
+    let row = await store.get('polls', Q1)
+    expect([votes(row), row?.totalVotes, row?.votersCount, row?.userVotes]).toEqual([[2, 1], 3, 2, [YES, NO]])
+    await apply(store, 'poll.vote', { poll_id: Q1, poll_option_id: NO })
+    row = await store.get('polls', Q1)
+    expect([votes(row), row?.totalVotes, row?.votersCount, row?.userVotes]).toEqual([[1, 1], 2, 2, [NO]])
+  })
+
+  test('a secret vote keeps no choice on the row, a second vote and an unvote change nothing; hidden counts stay hidden', async () => {
+    const hidden = [
+      { id: YES, option_text: 'Yes', votes_count: null },
+      { id: NO, option_text: 'No', votes_count: null },
+    ]
+    const { store } = memoryStore([
+      { table: 'polls', row: serverPoll({ secret: true, votersCount: 1, options: hidden, totalVotes: null }) },
+    ])
+    await apply(store, 'poll.vote', { poll_id: Q1, poll_option_id: YES })
+    const voted = await store.get('polls', Q1)
+    expect(voted).toMatchObject({ hasVoted: true, userVote: null, userVotes: [], votersCount: 2, totalVotes: null })
+    expect(votes(voted)).toEqual([null, null])
+    await apply(store, 'poll.vote', { poll_id: Q1, poll_option_id: NO })
+    await apply(store, 'poll.unvote', { poll_id: Q1 })
+    expect(await store.get('polls', Q1)).toEqual(voted)
   })
 
   const votes = (row: LocalRow | undefined) =>

@@ -68,11 +68,14 @@ function fieldsOf<K extends DetailTab>(tab: K, row: AdminRows[K]): [string, Reac
           'Options',
           <ul key="options" className="admin-detail-list">
             {poll.options.map((option) => (
-              <li key={option.id}>{`${option.option_text} (${option.votes_count})`}</li>
+              <li key={option.id}>{`${option.option_text} (${option.votes_count ?? 'hidden'})`}</li>
             ))}
           </ul>,
         ],
-        ['Total votes', poll.totalVotes],
+        ['Total votes', poll.totalVotes ?? 'Hidden until the poll closes'],
+        ['Members who voted', poll.votersCount],
+        ['Closes', poll.closes_at ? at(poll.closes_at) : 'Never'],
+        ['Ballot', poll.secret ? 'Secret' : 'Open'],
         ['Buble', poll.buble.name],
         ['Creator', personText(poll.creator)],
         ['Created', at(poll.created_at)],

@@ -90,7 +90,7 @@ export const COLUMNS: { [K in keyof AdminRows]: Column<AdminRows[K]>[] } = {
     { header: 'Question', cell: (poll) => <NameCell text={poll.question} /> },
     { header: 'Buble', cell: (poll) => <NameCell text={poll.buble.name} /> },
     { header: 'Creator', cell: (poll) => <PersonCell person={poll.creator} /> },
-    { header: 'Votes', cell: (poll) => poll.totalVotes },
+    { header: 'Votes', cell: (poll) => poll.totalVotes ?? 'Hidden' },
     { header: 'Created', cell: (poll) => when(poll.created_at) },
   ],
   posts: [

@@ -24,7 +24,10 @@ export function LatestPollsWidget({ buble }: { buble: LocalBuble }) {
               <ul className="widget-options">
                 {(poll.options ?? []).slice(0, LATEST_POLL_OPTIONS).map((option) => (
                   <li key={option.id}>
-                    {option.option_text} <span className="muted">({plural(option.votes_count, 'vote')})</span>
+                    {option.option_text}{' '}
+                    {option.votes_count !== null && (
+                      <span className="muted">({plural(option.votes_count, 'vote')})</span>
+                    )}
                   </li>
                 ))}
               </ul>

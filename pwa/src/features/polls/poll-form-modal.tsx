@@ -9,6 +9,7 @@ import {
 import { useState } from 'react'
 import { Field } from '../../ui/field.tsx'
 import { EditorFormModal, type EditorModalProps } from '../../ui/form-modal.tsx'
+import { fromLocalInput, viewerZoneHint } from '../../ui/format.ts'
 import { POLL_TEXTS } from './poll-texts.ts'
 
 export interface PollValues {
@@ -16,9 +17,35 @@ export interface PollValues {
   options: string[]
 }
 
-type PollFormModalProps = EditorModalProps<PollValues>
+/** A new poll's settings, fixed once it is made (docs/decisions/0098). */
+export interface PollSettings {
+  closes_at: string | null
+  multiple: boolean
+  hide_results: boolean
+  secret: boolean
+}
 
-type Errors = { question?: string; options: (string | undefined)[]; list?: string }
+type PollFormModalProps = EditorModalProps<PollValues & Partial<PollSettings>> & {
+  /** Create only: the closing time, several choices, hidden results and secret ballot. */
+  withSettings?: boolean
+}
+
+type Errors = { question?: string; options: (string | undefined)[]; list?: string; closes?: string }
+
+const SETTINGS: { key: 'multiple' | 'hide_results' | 'secret'; label: string; hint: string }[] = [
+  { key: 'multiple', label: POLL_TEXTS.several, hint: POLL_TEXTS.severalHint },
+  { key: 'hide_results', label: POLL_TEXTS.hideResults, hint: POLL_TEXTS.hideResultsHint },
+  { key: 'secret', label: POLL_TEXTS.secret, hint: POLL_TEXTS.secretHint },
+]
+
+/** The settings as the poll.create mutation takes them, or the closing time's problem. */
+function checkSettings(closes: string, flags: Omit<PollSettings, 'closes_at'>): PollSettings | string {
+  const closesAt = closes.trim() ? fromLocalInput(closes) : null
+  if (closes.trim() && !closesAt) return POLL_MESSAGES.closesAtInvalid
+  if (closesAt && Date.parse(closesAt) <= Date.now()) return POLL_MESSAGES.closesAtPast
+  if (flags.hide_results && !closesAt) return POLL_MESSAGES.hiddenNeedsClosing
+  return { closes_at: closesAt, ...flags }
+}
 
 /** The question, each option's own problem, and problems of the list as a whole (duplicates). */
 function check(draft: PollValues): { values: PollValues } | { errors: Errors } {
@@ -42,8 +69,10 @@ const withMinimum = (values: PollValues): PollValues => ({
 })
 
 /** Create Poll and Edit Poll: a question and 2 to 10 options (spec part 2 §5, §9). */
-export function PollFormModal({ initial, ...editor }: PollFormModalProps) {
+export function PollFormModal({ initial, withSettings = false, ...editor }: PollFormModalProps) {
   const [draft, setDraft] = useState<PollValues>(() => withMinimum(initial ?? { question: '', options: [] }))
+  const [closes, setCloses] = useState('')
+  const [flags, setFlags] = useState({ multiple: false, hide_results: false, secret: false })
   // Stable keys, so removing an option keeps the others' fields (and focus) where they are.
   const [keys, setKeys] = useState(() => draft.options.map((_, i) => i))
   const [errors, setErrors] = useState<Errors>({ options: [] })
@@ -61,10 +90,13 @@ export function PollFormModal({ initial, ...editor }: PollFormModalProps) {
     setErrors({ ...errors, options: errors.options.filter((_, i) => i !== index) })
   }
 
-  function checkDraft(): PollValues | null {
+  function checkDraft(): (PollValues & Partial<PollSettings>) | null {
     const checked = check(draft)
-    setErrors('errors' in checked ? checked.errors : { options: [] })
-    return 'values' in checked ? checked.values : null
+    const settings = withSettings ? checkSettings(closes, flags) : {}
+    const closesError = typeof settings === 'string' ? settings : undefined
+    setErrors({ ...('errors' in checked ? checked.errors : { options: [] }), closes: closesError })
+    if (!('values' in checked) || typeof settings === 'string') return null
+    return { ...checked.values, ...settings }
   }
 
   return (
@@ -108,6 +140,38 @@ export function PollFormModal({ initial, ...editor }: PollFormModalProps) {
           {POLL_TEXTS.addOption}
         </button>
       </fieldset>
+      {withSettings && (
+        <>
+          <Field
+            label={POLL_TEXTS.closesLabel}
+            type="datetime-local"
+            value={closes}
+            onValue={setCloses}
+            error={errors.closes}
+            hint={`${POLL_TEXTS.closesHint} ${viewerZoneHint()}`}
+          />
+          <fieldset className="plain-fieldset">
+            <legend>{POLL_TEXTS.settings}</legend>
+            <ul className="permission-list">
+              {SETTINGS.map(({ key, label, hint }) => (
+                <li key={key} className="permission">
+                  <input
+                    type="checkbox"
+                    id={`poll-setting-${key}`}
+                    checked={flags[key]}
+                    aria-describedby={`poll-setting-${key}-hint`}
+                    onChange={(event) => setFlags({ ...flags, [key]: event.target.checked })}
+                  />
+                  <label htmlFor={`poll-setting-${key}`}>{label}</label>
+                  <span className="permission-hint" id={`poll-setting-${key}-hint`}>
+                    {hint}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        </>
+      )}
     </EditorFormModal>
   )
 }

@@ -49,6 +49,7 @@ export function PollsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAct
           heading={POLL_TEXTS.create}
           submitLabel={POLL_TEXTS.create}
           busyLabel="Creating…"
+          withSettings
           failure={ERROR_TEXTS.createPoll}
           onSubmit={(values) => actions.createPoll({ buble_id: buble.id, ...values })}
           onClose={close}

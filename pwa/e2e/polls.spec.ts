@@ -1,0 +1,67 @@
+import { expect, type Page, test } from '@playwright/test'
+import { person } from './helpers.ts'
+
+// Polls people trust (issue 23 §4, docs/decisions/0098), at phone width.
+test.use({ viewport: { width: 360, height: 740 } })
+
+/** A call of the API with the page's own session. */
+async function api<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
+  const res = await page.request.fetch(`/api${path}`, { method, data, headers: { authorization: `Bearer ${token}` } })
+  expect(res.ok(), await res.text()).toBe(true)
+  return (await res.json()) as T
+}
+
+test('a secret poll of several choices with a closing time: vote once, the choice is kept nowhere, results wait for the close', async ({
+  browser,
+}) => {
+  const ann = await person(browser, 'Ann Asker')
+  const page = ann.page
+  const buble = await api<{ id: string; slug: string }>(page, 'POST', '/bubles', { name: `Polls ${Date.now()}` })
+  await page.goto(`/bubles/${buble.slug}/polls`)
+  await page.getByRole('button', { name: 'Create Poll' }).click()
+
+  const form = page.getByRole('dialog', { name: 'Create Poll' })
+  await form.getByLabel('Question').fill('Which evenings suit you?')
+  await form.getByLabel('Option 1').fill('Monday')
+  await form.getByLabel('Option 2').fill('Tuesday')
+  await form.getByRole('button', { name: 'Add option' }).click()
+  await form.getByLabel('Option 3').fill('Friday')
+  // Two days from now, on the browser's own clock, as a datetime-local field takes it.
+  const closes = await page.evaluate(() => {
+    const at = new Date(Date.now() + 2 * 86_400_000)
+    const pad = (n: number) => String(n).padStart(2, '0')
+    return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T18:00`
+  })
+  await form.getByLabel('Closes at (optional)').fill(closes)
+  for (const setting of ['Several choices', 'Results at close', 'Secret ballot'])
+    await form.getByRole('checkbox', { name: setting }).check()
+  await form.getByRole('button', { name: 'Create Poll' }).click()
+  await expect(form).toHaveCount(0)
+
+  const card = page.getByRole('article', { name: 'Which evenings suit you?' })
+  for (const tag of ['Several choices', 'Secret ballot', 'Results at close'])
+    await expect(card.getByText(tag, { exact: true })).toBeVisible()
+  await expect(card.getByText(/^Closes /)).toBeVisible()
+  await card.getByRole('checkbox', { name: 'Monday' }).check()
+  await card.getByRole('checkbox', { name: 'Friday' }).check()
+  await card.getByRole('button', { name: 'Vote', exact: true }).click()
+  const confirm = page.getByRole('dialog', { name: 'Confirm vote' })
+  await expect(confirm).toContainText('A secret vote is final')
+  await confirm.getByRole('button', { name: 'Vote', exact: true }).click()
+
+  await expect(card.getByText(/^You voted\. Your choice is secret/)).toBeVisible()
+  await expect(card.getByText('Results show when the poll closes.')).toBeVisible()
+  await expect(card.getByText('1 member voted')).toBeVisible()
+  await expect(card.getByRole('button', { name: 'Change vote' })).toHaveCount(0)
+  await expect(card.getByRole('checkbox')).toHaveCount(0)
+
+  // On the server: voted, no choice named, no totals before the close.
+  await expect
+    .poll(async () => (await api<{ hasVoted: boolean }[]>(page, 'GET', `/bubles/${buble.id}/polls`))[0]?.hasVoted)
+    .toBe(true)
+  const [poll] = await api<Record<string, unknown>[]>(page, 'GET', `/bubles/${buble.id}/polls`)
+  expect(poll).toMatchObject({ userVote: null, userVotes: [], totalVotes: null, votersCount: 1, secret: true })
+  expect(ann.problems).toEqual([])
+  await ann.close()
+})
