@@ -1,7 +1,7 @@
 import ICAL from 'ical.js'
 import { describe, expect, test } from 'vitest'
 import { backends } from '../../testing/databases.ts'
-import { type Person, clubSuite } from '../../testing/test-club.ts'
+import { clubSuite, type Person } from '../../testing/test-club.ts'
 
 /**
  * The private calendar feed (decision 96): GET /api/calendar/<secret>.ics without a token, read
