@@ -11,6 +11,7 @@ export interface Job {
   /** A stable number naming this job's advisory lock. */
   lockKey: number
   /** May answer what to do once its transaction has committed (side effects, such as pushes, leave then). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: most jobs answer nothing (an async function's void).
   run(tx: Tx, now: Date): Promise<void | (() => void)>
 }
 
