@@ -23,7 +23,7 @@ const PUBLIC_PATHS: readonly RegExp[] = [
   /^\/api\/bubles\/invites\/[^/]+$/,
   /^\/api\/donations\//,
   // A member's private calendar feed: the secret in the address is the credential (decision 96).
-  /^\/api\/calendar\/[A-Za-z0-9_-]+\.ics$/,
+  /^\/api\/calendar\/[^/]+$/,
 ]
 
 export const isPublicPath = (path: string): boolean => PUBLIC_PATHS.some((re) => re.test(path))

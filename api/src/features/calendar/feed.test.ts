@@ -14,7 +14,7 @@ describe.each(backends())('the calendar feed on %s', (backend) => {
   const { h, call, club, expectStatus } = clubSuite(backend)
 
   async function feedPath(who: Person): Promise<string> {
-    const settings = await expectStatus(await call(who, 'GET', '/api/calendar/settings'), 200)
+    const settings = await expectStatus(await call(who, 'GET', '/api/users/calendar'), 200)
     const path = FEED_PATH.exec(settings.feed_http_url)?.[1]
     expect(path, settings.feed_http_url).toBeDefined()
     expect(settings.feed_url).toBe(`webcal://buble.test${path}`)
@@ -99,7 +99,7 @@ describe.each(backends())('the calendar feed on %s', (backend) => {
     await newEvent(k.owner, k.bubleId, 'Walk', '2031-05-01T08:00:00Z')
     const old = await feedPath(k.member)
     expect(await feedPath(k.member)).toBe(old)
-    const reset = await expectStatus(await call(k.member, 'POST', '/api/calendar/feed/reset'), 200)
+    const reset = await expectStatus(await call(k.member, 'POST', '/api/users/calendar/reset-feed'), 200)
     const fresh = FEED_PATH.exec(reset.feed_http_url)![1]!
     expect(fresh).not.toBe(old)
     expect(await feedPath(k.member)).toBe(fresh)
@@ -112,18 +112,18 @@ describe.each(backends())('the calendar feed on %s', (backend) => {
     for (const path of [`/api/calendar/${wrong}.ics`, '/api/calendar/short.ics', `/api/calendar/${secret}x.ics`])
       expect((await h().call('GET', path)).status, path).toBe(404)
     // Without a token the settings stay closed.
-    expect((await h().call('GET', '/api/calendar/settings')).status).toBe(401)
+    expect((await h().call('GET', '/api/users/calendar')).status).toBe(401)
   })
 
   test('the reminder choice: 1 hour by default, saved, and only the three choices', async () => {
     const k = await club()
-    expect((await expectStatus(await call(k.member, 'GET', '/api/calendar/settings'), 200)).reminder).toBe('1h')
-    const saved = await expectStatus(await call(k.member, 'PUT', '/api/calendar/settings', { reminder: '1d' }), 200)
+    expect((await expectStatus(await call(k.member, 'GET', '/api/users/calendar'), 200)).reminder).toBe('1h')
+    const saved = await expectStatus(await call(k.member, 'PUT', '/api/users/calendar', { reminder: '1d' }), 200)
     expect(saved.reminder).toBe('1d')
-    expect((await expectStatus(await call(k.member, 'GET', '/api/calendar/settings'), 200)).reminder).toBe('1d')
-    await expectStatus(await call(k.member, 'PUT', '/api/calendar/settings', { reminder: 'none' }), 200)
-    expect((await expectStatus(await call(k.member, 'GET', '/api/calendar/settings'), 200)).reminder).toBe('none')
+    expect((await expectStatus(await call(k.member, 'GET', '/api/users/calendar'), 200)).reminder).toBe('1d')
+    await expectStatus(await call(k.member, 'PUT', '/api/users/calendar', { reminder: 'none' }), 200)
+    expect((await expectStatus(await call(k.member, 'GET', '/api/users/calendar'), 200)).reminder).toBe('none')
     for (const body of [{ reminder: '2h' }, {}, { reminder: '1h', feed_url: 'x' }])
-      expect((await call(k.member, 'PUT', '/api/calendar/settings', body)).status).toBe(400)
+      expect((await call(k.member, 'PUT', '/api/users/calendar', body)).status).toBe(400)
   })
 })

@@ -46,7 +46,7 @@ describe.each(backends())('event reminders on %s', (backend) => {
   const rsvp = async (who: Person, eventId: string, status: string) =>
     expectStatus(await call(who, 'POST', `/api/events/${eventId}/rsvp`, { status }), 200)
   const choose = async (who: Person, reminder: string) =>
-    expectStatus(await call(who, 'PUT', '/api/calendar/settings', { reminder }), 200)
+    expectStatus(await call(who, 'PUT', '/api/users/calendar', { reminder }), 200)
   const ids = (...people: Person[]) => people.map((p) => p.id).sort()
 
   test('an hour before, once, to the members going or maybe who chose 1 hour', async () => {

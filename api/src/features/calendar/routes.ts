@@ -9,10 +9,11 @@ import { type CalendarService, feedNotFound } from './service.ts'
 
 const tag = 'calendar'
 
-export function calendarRoutes(calendar: CalendarService) {
+/** Under /api/users/calendar: the signed-in member's settings (beside /api/users/profile). */
+export function calendarSettingsRoutes(calendar: CalendarService) {
   return new Hono<AppEnv>()
     .get(
-      '/settings',
+      '/',
       describe({
         tag,
         summary: 'Your event reminder choice and private calendar feed address',
@@ -21,27 +22,31 @@ export function calendarRoutes(calendar: CalendarService) {
       async (c) => c.json(await calendar.settings(c.var.user)),
     )
     .put(
-      '/settings',
+      '/',
       describe({ tag, summary: 'Choose when events remind you', response: CalendarSettings }),
       validate('json', UpdateCalendarSettingsBody),
       async (c) => c.json(await calendar.updateSettings(c.var.user, c.req.valid('json'))),
     )
     .post(
-      '/feed/reset',
+      '/reset-feed',
       describe({ tag, summary: 'A new feed address; the old one answers 404', response: CalendarSettings }),
       async (c) => c.json(await calendar.resetFeed(c.var.user)),
     )
-    .get(
-      '/:file',
-      describe({ tag, summary: 'Your events as an iCalendar feed (RFC 5545), by its secret address', auth: false }),
-      async (c) => {
-        const file = c.req.param('file')
-        if (!file.endsWith('.ics')) throw feedNotFound()
-        return c.body(await calendar.feed(file.slice(0, -'.ics'.length)), 200, {
-          'content-type': 'text/calendar; charset=utf-8',
-          // The address is a credential: no shared cache keeps the answer.
-          'cache-control': 'private, no-cache',
-        })
-      },
-    )
+}
+
+/** Under /api/calendar, public: every path there is a feed, its secret the credential. */
+export function calendarFeedRoutes(calendar: CalendarService) {
+  return new Hono<AppEnv>().get(
+    '/:file',
+    describe({ tag, summary: 'Your events as an iCalendar feed (RFC 5545), by its secret address', auth: false }),
+    async (c) => {
+      const file = c.req.param('file')
+      if (!file.endsWith('.ics')) throw feedNotFound()
+      return c.body(await calendar.feed(file.slice(0, -'.ics'.length)), 200, {
+        'content-type': 'text/calendar; charset=utf-8',
+        // The address is a credential: no shared cache keeps the answer.
+        'cache-control': 'private, no-cache',
+      })
+    },
+  )
 }

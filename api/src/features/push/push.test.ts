@@ -187,7 +187,7 @@ describe.each(backends())('web push on %s', (backend) => {
       [carol, 'cant_go'],
     ] as const)
       await h.call('POST', `/api/events/${event.id}/rsvp`, { token: who.token, body: { status } })
-    await h.call('PUT', '/api/calendar/settings', { token: alice.token, body: { reminder: 'none' } })
+    await h.call('PUT', '/api/users/calendar', { token: alice.token, body: { reminder: 'none' } })
     await h.services.pushSending.idle()
     await subscribe(alice, '/alice-r')
     const bobDevice = await subscribe(bob, '/bob-r')

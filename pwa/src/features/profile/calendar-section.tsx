@@ -20,7 +20,7 @@ export function CalendarSection() {
   const api = useApi()
   const load = useOnlineQuery(
     'calendar-settings',
-    async (signal) => CalendarSettings.parse(await api.get('/calendar/settings', signal)),
+    async (signal) => CalendarSettings.parse(await api.get('/users/calendar', signal)),
     { failure: CALENDAR_TEXTS.failed, offline: CALENDAR_TEXTS.offline, retryOnce: true },
   )
   return (
@@ -63,7 +63,7 @@ function CalendarSettingsForm({
     setSaving(true)
     setProblem(null)
     try {
-      onSaved(CalendarSettings.parse(await api.put('/calendar/settings', { reminder })))
+      onSaved(CalendarSettings.parse(await api.put('/users/calendar', { reminder })))
       showNotice(CALENDAR_TEXTS.reminderSaved)
     } catch {
       setProblem(CALENDAR_TEXTS.reminderFailed)
@@ -81,7 +81,7 @@ function CalendarSettingsForm({
       danger: true,
       failure: CALENDAR_TEXTS.resetFailed,
       run: async () => {
-        onSaved(CalendarSettings.parse(await api.post('/calendar/feed/reset')))
+        onSaved(CalendarSettings.parse(await api.post('/users/calendar/reset-feed')))
         showNotice(CALENDAR_TEXTS.resetDone)
       },
     })

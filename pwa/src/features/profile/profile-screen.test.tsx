@@ -10,7 +10,7 @@ const down = json(500, { message: 'Database down', code: 'INTERNAL_ERROR' })
 
 // The Calendar section's own load, so that its alerts stay out of the form's.
 const CALENDAR = {
-  'GET /api/calendar/settings': () =>
+  'GET /api/users/calendar': () =>
     json(200, {
       reminder: '1h',
       feed_url: 'webcal://buble.test/api/calendar/x.ics',
