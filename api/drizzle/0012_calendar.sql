@@ -12,4 +12,5 @@ ALTER TABLE "users" ADD COLUMN "calendar_feed_hash" text;--> statement-breakpoin
 ALTER TABLE "event_reminders_sent" ADD CONSTRAINT "event_reminders_sent_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "event_reminders_sent" ADD CONSTRAINT "event_reminders_sent_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "event_reminders_sent_user_idx" ON "event_reminders_sent" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "events_time_idx" ON "events" USING btree ("event_time");--> statement-breakpoint
 CREATE UNIQUE INDEX "users_calendar_feed_hash_key" ON "users" USING btree ("calendar_feed_hash");

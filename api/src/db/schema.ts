@@ -400,6 +400,8 @@ export const events = pgTable(
   },
   (t) => [
     index('events_buble_time_idx').on(t.bubleId, t.eventTime),
+    // The reminder job's each-minute look at what starts soon, across bubles (decision 96).
+    index('events_time_idx').on(t.eventTime),
     index('events_buble_version_idx').on(t.bubleId, t.version),
     index('events_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('events_creator_idx').on(t.creatorId),
