@@ -1,15 +1,8 @@
-/**
- * "Add to calendar": one event as an RFC 5545 calendar file. ical-generator writes the lines
- * (CRLF, folded at 75 octets without splitting a character, TEXT escaped); this module decides
- * what goes in them.
- */
+/** "Add to calendar": one event as an RFC 5545 calendar file. */
 
 import type { BubleEvent } from '@buble/shared/events'
 import slugify from '@sindresorhus/slugify'
-import ical from 'ical-generator'
-
-/** Buble events have a start only; calendars get an hour (docs/decisions/). */
-export const CALENDAR_EVENT_DURATION_MS = 60 * 60 * 1000
+import { addCalendarEvent, calendarText, newCalendar } from '../../lib/ical-events.ts'
 
 export interface CalendarInput {
   event: BubleEvent
@@ -18,24 +11,22 @@ export interface CalendarInput {
   now: Date
 }
 
-/** The calendar file's text. */
+/** The calendar file's text: the same VEVENT as the member's calendar feed (lib/ical-events.ts). */
 export function eventCalendar({ event, bubleName, updatedAt, now }: CalendarInput): string {
-  const calendar = ical({ prodId: { company: 'Buble', product: 'Buble', language: 'EN' }, scale: 'gregorian' })
-  const start = new Date(event.event_time)
-  calendar.createEvent({
-    // Stable across downloads and edits, so a calendar updates its copy instead of adding another.
-    id: `${event.id}@buble`,
-    start,
-    end: new Date(start.getTime() + CALENDAR_EVENT_DURATION_MS),
-    stamp: now,
-    lastModified: updatedAt,
-    summary: event.title,
-    description: event.description ? `${bubleName}: ${event.description}` : bubleName,
+  const calendar = newCalendar()
+  addCalendarEvent(calendar, {
+    id: event.id,
+    title: event.title,
+    description: event.description,
     location: event.location,
     url: event.external_url,
+    bubleName,
+    start: new Date(event.event_time),
+    createdAt: new Date(event.created_at),
+    updatedAt,
+    now,
   })
-  // RFC 5545: every content line ends with CRLF, the last one too.
-  return `${calendar.toString()}\r\n`
+  return calendarText(calendar)
 }
 
 /**
