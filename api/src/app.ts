@@ -10,6 +10,7 @@ import { donationsFeature } from './features/donations/feature.ts'
 import { eventsFeature } from './features/events/feature.ts'
 import { healthFeature } from './features/health/feature.ts'
 import { localEventsFeature } from './features/local-events/feature.ts'
+import { mediaFeature } from './features/media/feature.ts'
 import { pollsFeature } from './features/polls/feature.ts'
 import { privacyFeature } from './features/privacy/feature.ts'
 import { profileFeature } from './features/profile/feature.ts'
@@ -82,6 +83,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
       ...{ wall: wall.service, events: events.service, polls: polls.service },
     }),
     donations: donationsFeature(deps),
+    media: mediaFeature(deps),
   }
   const unread = unreadFeature(deps, unreadSourcesOf(content), pokes)
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })
