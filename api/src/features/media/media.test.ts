@@ -61,7 +61,7 @@ describe.each(backends())('the media gallery on %s', (backend) => {
   const mediaOf = (who: User, bubleId: string, query = '') =>
     h.call('GET', `/api/bubles/${bubleId}/media${query}`, { token: who.token })
 
-  test('posts, chat and current stories, newest first, page by page; expired stories and deleted posts are left out', async () => {
+  test('posts, chat and current stories, newest first, page by page; expired stories and deleted posts and messages are left out', async () => {
     const [owner, member, outsider] = [await user(), await user(), await user()]
     const bubleId = (
       await ok(await h.call('POST', '/api/bubles', { token: owner.token, body: { name: 'Photo Club' } }), 201)
@@ -120,6 +120,12 @@ describe.each(backends())('the media gallery on %s', (backend) => {
       201,
     )
     expect((await h.call('DELETE', `/api/wall/posts/${doomed.id}`, { token: owner.token })).status).toBe(204)
+    const goneImage = await upload(member, bubleId, 'image', await png('#555555'), 'gone.png')
+    const gone = await ok(
+      await h.call('POST', `/api/chat/${bubleId}/messages`, { token: member.token, body: { image_url: goneImage } }),
+      201,
+    )
+    expect((await h.call('DELETE', `/api/chat/messages/${gone.id}`, { token: member.token })).status).toBe(204)
 
     const all = (await ok(await mediaOf(member, bubleId))) as { items: Item[]; next: string | null }
     expect(all.next).toBeNull()
