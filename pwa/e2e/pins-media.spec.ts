@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import sharp from 'sharp'
-import { registerByApi, signIn, storedSession, watchConsole } from './helpers.ts'
+import { expectAccessible, registerByApi, signIn, storedSession, watchConsole } from './helpers.ts'
 
 test.use({ viewport: { width: 360, height: 740 } })
 
@@ -49,6 +49,7 @@ test('on a phone: a pinned post leads the wall; the Media tab opens a viewer tha
     await expect(pinned.getByRole('article')).toHaveCount(1)
     await expect(pinned.getByRole('article').first()).toContainText('House rules: be kind')
     await expect(pinned.getByRole('button', { name: 'Unpin' })).toBeVisible()
+    await expectAccessible(page, 'the wall with a pin')
     await expect
       .poll(
         async () =>
@@ -63,10 +64,13 @@ test('on a phone: a pinned post leads the wall; the Media tab opens a viewer tha
     await page.getByRole('navigation', { name: 'Buble sections' }).getByRole('link', { name: 'Media' }).click()
     const tiles = page.getByRole('button', { name: /^Photo by Pia Pinner in a post$/ })
     await expect(tiles).toHaveCount(2)
+    await expect(tiles.first().locator('img')).toBeVisible()
+    await expectAccessible(page, 'the Media tab')
     await tiles.first().click()
     const viewer = page.getByRole('dialog', { name: 'Media viewer' })
     await expect(viewer.getByText('1 of 2')).toBeVisible()
     await expect(viewer.getByRole('img', { name: 'Photo by Pia Pinner in a post' })).toBeVisible()
+    await expectAccessible(page, 'the media viewer')
     await page.keyboard.press('ArrowRight')
     await expect(viewer.getByText('2 of 2')).toBeVisible()
 

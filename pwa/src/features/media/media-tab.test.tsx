@@ -4,6 +4,7 @@ import { expect, test } from 'vitest'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bubleChange, makeBuble, makeMember, memberChange, person } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
+import { makePost, postChange } from '../../test/wall-fixtures.ts'
 
 const buble = makeBuble({ name: 'Photo Club' })
 const MEDIA = `GET /api/bubles/${buble.id}/media`
@@ -94,4 +95,31 @@ test('an empty gallery says so; a second page comes after the first', async () =
     ).toEqual(['Photo by Dan Dare in a post', 'Photo by Carol Chen in the chat']),
   )
   expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
+})
+
+test('with no answer from the server, the gallery is what the device holds, and says so', async () => {
+  const withImage = makePost(buble.id, 'Bob Builder', 'Look', 5, { image_url: '/api/uploads/secure/on-device.webp' })
+  renderApp({
+    route: '/bubles/photo-club/media',
+    user: alice,
+    server: {
+      seed: [
+        bubleChange(buble),
+        memberChange(buble.id, makeMember(alice, 'member')),
+        postChange(withImage),
+        postChange(makePost(buble.id, 'Bob Builder', 'No picture', 3)),
+      ],
+    },
+    api: {
+      'GET /api/users/profile': json(200, alice),
+      [MEDIA]: new TypeError('Failed to fetch'),
+      'GET /api/uploads/secure/on-device.webp': () => new Response('bytes'),
+    },
+  })
+  expect(
+    await screen.findByText('You are offline. Showing the photos and videos saved on this device.'),
+  ).toBeInTheDocument()
+  expect(screen.getAllByRole('button', { name: /^Photo by / }).map((tile) => tile.getAttribute('aria-label'))).toEqual([
+    'Photo by Bob Builder in a post',
+  ])
 })
