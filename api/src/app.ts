@@ -11,6 +11,7 @@ import { donationsFeature } from './features/donations/feature.ts'
 import { eventsFeature } from './features/events/feature.ts'
 import { healthFeature } from './features/health/feature.ts'
 import { localEventsFeature } from './features/local-events/feature.ts'
+import { mediaFeature } from './features/media/feature.ts'
 import { pollsFeature } from './features/polls/feature.ts'
 import { privacyFeature } from './features/privacy/feature.ts'
 import { profileFeature } from './features/profile/feature.ts'
@@ -84,6 +85,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
     }),
     donations: donationsFeature(deps),
     calendar: calendarFeature(deps, contentAdded),
+    media: mediaFeature(deps),
   }
   const unread = unreadFeature(deps, unreadSourcesOf(content), pokes)
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })

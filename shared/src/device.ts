@@ -11,7 +11,7 @@ import type { Entity } from './entities.ts'
 import type { MUTATION_ARGS } from './mutations.ts'
 import { CHAT_OPTIMISTIC } from './optimistic-chat.ts'
 import { EVENTS_OPTIMISTIC } from './optimistic-events.ts'
-import { WALL_OPTIMISTIC } from './optimistic-wall.ts'
+import { PIN_OPTIMISTIC, WALL_OPTIMISTIC } from './optimistic-wall.ts'
 
 /** Where each entity's rows live. */
 export const ENTITY_TABLE = {
@@ -51,6 +51,8 @@ export const ROW_TABLE_VERSIONS: Partial<Record<RowTable, string>>[] = [
   { chat_messages: 'id, buble_id, created_at, [buble_id+created_at]' },
   // A buble's newest comment for its home card (issue 21 §1), without reading all of its comments.
   { comments: 'id, buble_id, post_id, [buble_id+created_at]' },
+  // A buble's pinned posts (issue 23 §5): IndexedDB leaves a row out of an index whose key holds a null.
+  { posts: 'id, buble_id, created_at, [buble_id+created_at], [buble_id+pinned_at]' },
 ]
 
 const memberKey = (bubleId: string, userId: string) => `${bubleId}:${userId}`
@@ -109,6 +111,7 @@ export const OPTIMISTIC: OptimisticOf<typeof MUTATION_ARGS> = {
   ...WALL_OPTIMISTIC,
   ...EVENTS_OPTIMISTIC,
   ...CHAT_OPTIMISTIC,
+  ...PIN_OPTIMISTIC,
 }
 
 /** Buble's device, as the sync engine opens it (@buble/sync/client/local-db DeviceSchema). */

@@ -6,6 +6,7 @@ import {
   isMutationName,
   MUTATION_ARGS,
   MUTATION_NAMES,
+  PIN_MUTATIONS,
   POLL_MUTATIONS,
   PROFILE_MUTATIONS,
   UNREAD_MUTATIONS,
@@ -13,9 +14,10 @@ import {
 } from './mutations.ts'
 
 describe('mutation names', () => {
-  test("the contract's 24 names come first, then the other buble writes; each is entity.verb", () => {
-    expect(MUTATION_NAMES).toHaveLength(29)
-    expect(MUTATION_NAMES.slice(24)).toEqual([
+  test("the contract's 24 names come first, then the other buble writes, then pins; each is entity.verb", () => {
+    expect(MUTATION_NAMES).toHaveLength(31)
+    expect(MUTATION_NAMES.slice(29)).toEqual(['post.pin', 'post.unpin'])
+    expect(MUTATION_NAMES.slice(24, 29)).toEqual([
       'buble.delete',
       'buble.leave',
       'invite.create',
@@ -65,6 +67,7 @@ describe('feature groups', () => {
     CHAT_MUTATIONS,
     UNREAD_MUTATIONS,
     PROFILE_MUTATIONS,
+    PIN_MUTATIONS,
   ]
 
   test('each mutation belongs to exactly one group, and the groups together are the catalogue', () => {

@@ -71,6 +71,12 @@ export const CHAT_MUTATIONS = {
   'chat.react': ChatReactionBody.extend({ message_id: MessageId }),
 }
 
+/** Pins on the wall (issue 23 §5), after the contract's names. */
+export const PIN_MUTATIONS = {
+  'post.pin': z.object({ id: EntityId }),
+  'post.unpin': z.object({ id: EntityId }),
+}
+
 /** A tab read: its unread counter back to zero. */
 export const UNREAD_MUTATIONS = {
   'unread.read': z.object({ buble_id: BubleId, contentType: ContentTypeSchema }),
@@ -94,6 +100,7 @@ export const MUTATION_ARGS = {
   ...UNREAD_MUTATIONS,
   ...PROFILE_MUTATIONS,
   ...otherBubleWrites,
+  ...PIN_MUTATIONS,
 } satisfies Record<string, z.ZodType>
 
 export type MutationName = keyof typeof MUTATION_ARGS

@@ -17,8 +17,9 @@ import {
   type Optimistic,
   type OptimisticOf,
   refTo,
+  updateRow,
 } from './device-rows.ts'
-import type { WALL_MUTATIONS } from './mutations.ts'
+import type { PIN_MUTATIONS, WALL_MUTATIONS } from './mutations.ts'
 import { type Comment, type Post, REACTION_TYPES, type Reactions, type ReactionType, summarise } from './wall.ts'
 
 /**
@@ -76,6 +77,7 @@ export const WALL_OPTIMISTIC: OptimisticOf<typeof WALL_MUTATIONS> = {
         reactions: {},
         reactionsSummary: {},
         commentsCount: 0,
+        pinned_at: null,
       }) satisfies Post,
   ),
   'post.update': editRow('posts', (_row, args) => ({ content: args.content, is_edited: true })),
@@ -124,4 +126,14 @@ export const WALL_OPTIMISTIC: OptimisticOf<typeof WALL_MUTATIONS> = {
   },
   'reaction.add': react(true),
   'reaction.remove': react(false),
+}
+
+export const PIN_OPTIMISTIC: OptimisticOf<typeof PIN_MUTATIONS> = {
+  // A pin keeps the time it was first made on the device; the server's pull brings its own.
+  'post.pin': {
+    touches: (args) => [post(args.id)],
+    apply: (store, args, _actor, createdAt) =>
+      updateRow(store, 'posts', args.id, (row) => ({ ...row, pinned_at: row.pinned_at ?? createdAt })),
+  },
+  'post.unpin': changeRow('posts', 'id', (row) => ({ ...row, pinned_at: null })),
 }

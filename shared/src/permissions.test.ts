@@ -27,37 +27,37 @@ import {
  * one-cell diff here. Y allowed, n refused.
  */
 
-type Profile = 'defaults' | 'all twelve' | 'none'
-const PROFILES: Profile[] = ['defaults', 'all twelve', 'none']
+type Profile = 'defaults' | 'all thirteen' | 'none'
+const PROFILES: Profile[] = ['defaults', 'all thirteen', 'none']
 const actorOf = (role: BubleRole, profile: Profile): MemberActor => ({
   userId: `actor-${role}`,
   role,
-  permissions: profile === 'defaults' ? ROLE_DEFAULT_PERMISSIONS[role] : profile === 'all twelve' ? PERMISSIONS : [],
+  permissions: profile === 'defaults' ? ROLE_DEFAULT_PERMISSIONS[role] : profile === 'all thirteen' ? PERMISSIONS : [],
 })
 
 // ---- actions on the buble ---------------------------------------------------------------------
 
 // Columns: buble.delete buble.rename buble.leave invite.create tools.manage ownership.transfer content.deleteOthers
-//          event.create event.manageOthers poll.create poll.manageOthers
+//          event.create event.manageOthers poll.create poll.manageOthers post.pin
 const BUBLE_TABLE: Record<Profile, Record<BubleRole, string>> = {
   defaults: {
-    owner: 'Y Y n Y Y Y Y  Y Y Y Y',
-    admin: 'n Y Y Y n n Y  Y Y Y Y',
-    moderator: 'n n Y Y n n Y  Y Y Y Y',
-    member: 'n n Y n n n n  Y n Y n',
+    owner: 'Y Y n Y Y Y Y  Y Y Y Y  Y',
+    admin: 'n Y Y Y n n Y  Y Y Y Y  Y',
+    moderator: 'n n Y Y n n Y  Y Y Y Y  n',
+    member: 'n n Y n n n n  Y n Y n  n',
   },
-  'all twelve': {
-    owner: 'Y Y n Y Y Y Y  Y Y Y Y',
-    admin: 'Y Y Y Y n n Y  Y Y Y Y',
-    moderator: 'Y Y Y Y n n Y  Y Y Y Y',
-    member: 'Y Y Y Y n n Y  Y Y Y Y',
+  'all thirteen': {
+    owner: 'Y Y n Y Y Y Y  Y Y Y Y  Y',
+    admin: 'Y Y Y Y n n Y  Y Y Y Y  Y',
+    moderator: 'Y Y Y Y n n Y  Y Y Y Y  Y',
+    member: 'Y Y Y Y n n Y  Y Y Y Y  Y',
   },
-  // The owner holds all twelve whatever is stored.
+  // The owner holds all thirteen whatever is stored.
   none: {
-    owner: 'Y Y n Y Y Y Y  Y Y Y Y',
-    admin: 'n n Y n n n n  n n n n',
-    moderator: 'n n Y n n n n  n n n n',
-    member: 'n n Y n n n n  n n n n',
+    owner: 'Y Y n Y Y Y Y  Y Y Y Y  Y',
+    admin: 'n n Y n n n n  n n n n  n',
+    moderator: 'n n Y n n n n  n n n n  n',
+    member: 'n n Y n n n n  n n n n  n',
   },
 }
 
@@ -75,6 +75,23 @@ describe('actions on the buble', () => {
 
   test.each(bubleCases)('with %s permissions, %s: %s → %s', (profile, role, action, allowed) => {
     expect(can(actorOf(role, profile), action as BubleAction)).toBe(allowed)
+  })
+})
+
+// Issue 23 §5: pinning takes manage_buble or pin_posts, whatever the role.
+describe('pinning posts', () => {
+  test.each([
+    ['member', ['pin_posts'], true],
+    ['member', ['manage_buble'], true],
+    ['member', ['create_events', 'create_polls'], false],
+    ['member', ['delete_others_content', 'moderate_content'], false],
+    ['moderator', ['pin_posts'], true],
+    ['moderator', ['moderate_content'], false],
+    ['admin', ['manage_buble'], true],
+    ['admin', [], false],
+    ['owner', [], true],
+  ] as const)('a %s holding %j may pin → %s', (role, permissions, allowed) => {
+    expect(can({ userId: 'u', role, permissions }, 'post.pin')).toBe(allowed)
   })
 })
 
@@ -113,7 +130,7 @@ const MEMBER_TABLE: Record<Profile, Record<BubleRole, Record<MemberAction, strin
     },
   },
   // Permissions never extend a role's reach.
-  'all twelve': {
+  'all thirteen': {
     owner: {
       'member.changeRole': 'n Y Y Y n',
       'member.changePermissions': 'n Y Y Y n',
@@ -139,7 +156,7 @@ const MEMBER_TABLE: Record<Profile, Record<BubleRole, Record<MemberAction, strin
       'ownership.transferTo': 'n n n n n',
     },
   },
-  // And reach without the permission is nothing, except for the owner, who holds all twelve.
+  // And reach without the permission is nothing, except for the owner, who holds all thirteen.
   none: {
     owner: {
       'member.changeRole': 'n Y Y Y n',
@@ -199,8 +216,8 @@ describe('assignable roles', () => {
     ['admin', 'defaults', ['admin', 'moderator', 'member']],
     ['moderator', 'defaults', ['member']],
     ['member', 'defaults', []],
-    ['member', 'all twelve', []],
-    ['moderator', 'all twelve', ['member']],
+    ['member', 'all thirteen', []],
+    ['moderator', 'all thirteen', ['member']],
     ['admin', 'none', []],
     ['owner', 'none', ['admin', 'moderator', 'member']],
   ] as const)('%s with %s permissions may give %j', (role, profile, roles) => {
@@ -290,8 +307,9 @@ describe('custom permissions', () => {
 
 describe('defaults and effective permissions', () => {
   test('each role starts with the defaults of CONTRACT §4', () => {
-    expect(ROLE_DEFAULT_PERMISSIONS.owner).toHaveLength(12)
-    expect(ROLE_DEFAULT_PERMISSIONS.admin).toHaveLength(11)
+    expect(ROLE_DEFAULT_PERMISSIONS.owner).toHaveLength(13)
+    expect(ROLE_DEFAULT_PERMISSIONS.admin).toHaveLength(12)
+    expect(ROLE_DEFAULT_PERMISSIONS.admin).toContain('pin_posts')
     expect(ROLE_DEFAULT_PERMISSIONS.admin).not.toContain('delete_buble')
     expect([...ROLE_DEFAULT_PERMISSIONS.moderator].sort()).toEqual(
       [
@@ -309,7 +327,7 @@ describe('defaults and effective permissions', () => {
     expect(ROLE_DEFAULT_PERMISSIONS.member).toEqual(['create_events', 'create_polls'])
   })
 
-  test('the owner holds all twelve whatever is stored; others hold what is stored, in a fixed order', () => {
+  test('the owner holds all thirteen whatever is stored; others hold what is stored, in a fixed order', () => {
     expect(effectivePermissions({ role: 'owner', permissions: [] })).toEqual([...PERMISSIONS])
     expect(effectivePermissions({ role: 'member', permissions: ['create_polls', 'bogus', 'create_events'] })).toEqual([
       'create_events',

@@ -1,5 +1,5 @@
 /**
- * Who may do what inside a buble (CONTRACT §4, spec part 1 §5–6): the four roles, the twelve
+ * Who may do what inside a buble (CONTRACT §4, spec part 1 §5–6): the four roles, the thirteen
  * permissions, each role's defaults, and `can`. The role sets the reach, the permission the right:
  * the owner reaches everyone, an admin admins, moderators and members, a moderator members, a
  * member nobody; nobody manages themselves; nobody grants what they do not hold (the owner
@@ -22,6 +22,8 @@ export const PERMISSIONS = [
   'create_polls',
   'moderate_content',
   'delete_others_content',
+  // Issue 23 §5: a thirteenth, so pinning can be given without manage_buble.
+  'pin_posts',
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
@@ -56,7 +58,7 @@ export interface MemberTarget {
   role: BubleRole
 }
 
-/** What a member holds in effect: the owner always holds all twelve, whatever is stored. */
+/** What a member holds in effect: the owner always holds all thirteen, whatever is stored. */
 export function effectivePermissions(member: MemberActor): Permission[] {
   if (member.role === 'owner') return [...PERMISSIONS]
   return PERMISSIONS.filter((permission) => member.permissions.includes(permission))
@@ -111,6 +113,8 @@ export type BubleAction =
   | 'poll.create'
   /** Edit and delete polls made by others (their creators always may). */
   | 'poll.manageOthers'
+  /** Pin and unpin posts of the wall (up to MAX_PINNED_POSTS, shared/wall.ts). */
+  | 'post.pin'
 
 /** Actions aimed at another member. */
 export type MemberAction = 'member.changeRole' | 'member.changePermissions' | 'member.remove' | 'ownership.transferTo'
@@ -129,6 +133,7 @@ export const BUBLE_ACTIONS: readonly BubleAction[] = [
   'event.manageOthers',
   'poll.create',
   'poll.manageOthers',
+  'post.pin',
 ]
 export const MEMBER_ACTIONS: readonly MemberAction[] = [
   'member.changeRole',
@@ -159,6 +164,8 @@ export function can(actor: MemberActor, action: Action, target?: MemberTarget): 
       return hasPermission(actor, 'create_polls')
     case 'poll.manageOthers':
       return hasPermission(actor, 'manage_polls')
+    case 'post.pin':
+      return hasPermission(actor, 'manage_buble') || hasPermission(actor, 'pin_posts')
     // Spec part 2 §6: adding and removing overview tools is the owner's alone.
     case 'tools.manage':
     case 'ownership.transfer':

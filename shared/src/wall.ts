@@ -8,6 +8,8 @@ import { LIMITS } from './constants.ts'
 export const WALL_PAGE_SIZE = 10
 export const WALL_MAX_PAGE_SIZE = 50
 export const TICKER_SIZE = 5
+/** Issue 23 §5: at most this many posts of a buble are pinned at once. */
+export const MAX_PINNED_POSTS = 3
 /** Stories live 24 h (CONTRACT §3.3). */
 export const STORY_LIFETIME_MS = 24 * 60 * 60 * 1000
 /** How long an image story shows when its author gives no duration, and the bounds of what they may give. */
@@ -35,6 +37,8 @@ export const WALL_MESSAGES = {
   notAllowedToDelete: 'You may not delete this',
   badLink: 'link_url must be an http or https address',
   badMedia: 'media_url must be a file uploaded to this buble',
+  notAllowedToPin: 'You may not pin posts in this Buble',
+  tooManyPins: `Only ${MAX_PINNED_POSTS} posts can be pinned. Unpin one first.`,
 } as const
 
 /** Trimmed text that must not be empty (spec part 2 §5). */
@@ -115,6 +119,8 @@ export interface Post {
   reactions: Reactions
   reactionsSummary: ReactionsSummary
   commentsCount: number
+  /** When the post was pinned (issue 23 §5), or null; pinned posts lead the wall, the newest pin first. */
+  pinned_at: string | null
 }
 
 export interface Comment {

@@ -287,12 +287,15 @@ export const posts = pgTable(
     isEdited: boolean('is_edited').notNull().default(false),
     position: integer('position').notNull(),
     commentsCount: integer('comments_count').notNull().default(0),
+    /** When a member pinned the post to the top of the wall (issue 23 §5); null when it is not pinned. */
+    pinnedAt: timestamp('pinned_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
   },
   (t) => [
     index('posts_buble_position_idx').on(t.bubleId, t.position),
+    index('posts_buble_pinned_idx').on(t.bubleId, t.pinnedAt).where(sql`${t.pinnedAt} is not null`),
     index('posts_buble_version_idx').on(t.bubleId, t.version),
     index('posts_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('posts_author_idx').on(t.authorId),

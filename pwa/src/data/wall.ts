@@ -17,25 +17,26 @@ export type LocalComment = Comment & LocalRow
 export type LocalStory = Story & LocalRow
 
 /** A buble's newest `limit` posts, newest first, with their authors as the buble's member list now names them. */
-async function newestPosts(db: DeviceDb, bubleId: string, limit: number): Promise<LocalPost[]> {
-  const rows = (await db.posts
+async function newestPosts(db: DeviceDb, bubleId: string, limit: number, unpinnedOnly = false): Promise<LocalPost[]> {
+  const newest = db.posts
     .where('[buble_id+created_at]')
     .between([bubleId, Dexie.minKey], [bubleId, Dexie.maxKey])
     .reverse()
+  const rows = (await (unpinnedOnly ? newest.filter((post) => !post.pinned_at) : newest)
     .limit(limit)
     .toArray()) as LocalPost[]
   return withCurrentMakers(db, bubleId, rows, 'author')
 }
 
 /**
- * A buble's posts, newest first, a page of WALL_PAGE_SIZE at a time. 'Load more' shows while the
+ * A buble's posts that are not pinned (those lead the wall: `usePinnedPosts`), newest first, a page of WALL_PAGE_SIZE at a time. 'Load more' shows while the
  * last page came back full, as spec part 2 §2 says: with exactly ten posts it shows once, and the
  * next page, empty, hides it.
  */
 export function useWallPosts(bubleId: string): PagedRows<LocalPost> {
   const { db } = useDevice()
   const [limit, setLimit] = useState(WALL_PAGE_SIZE)
-  const rows = useLiveQuery(() => newestPosts(db, bubleId, limit), [db, bubleId, limit])
+  const rows = useLiveQuery(() => newestPosts(db, bubleId, limit, true), [db, bubleId, limit])
   const hasMore = (rows?.length ?? 0) >= limit
   return {
     ...liveRows(rows),
@@ -45,6 +46,20 @@ export function useWallPosts(bubleId: string): PagedRows<LocalPost> {
       return hasMore
     },
   }
+}
+
+/** A buble's pinned posts, the newest pin first (issue 23 §5); undefined while loading. */
+export function usePinnedPosts(bubleId: string): LocalPost[] | undefined {
+  const { db } = useDevice()
+  return useLiveQuery(async () => {
+    // Only pinned rows are in this index: a null pinned_at leaves a row out of it.
+    const rows = (await db.posts
+      .where('[buble_id+pinned_at]')
+      .between([bubleId, Dexie.minKey], [bubleId, Dexie.maxKey])
+      .reverse()
+      .toArray()) as LocalPost[]
+    return withCurrentMakers(db, bubleId, rows, 'author')
+  }, [db, bubleId])
 }
 
 /** The newest `count` posts of a buble (the ticker's); undefined while loading. */
@@ -116,6 +131,8 @@ export function useWallActions() {
       /** Adds (on) or removes the user's reaction of one type. */
       react: (postId: string, reactionType: ReactionType, on: boolean) =>
         device.mutate(on ? 'reaction.add' : 'reaction.remove', { post_id: postId, reactionType }),
+      /** Pins (on) or unpins a post: it moves to the top of the wall at once. */
+      pin: (postId: string, on: boolean) => device.mutate(on ? 'post.pin' : 'post.unpin', { id: postId }),
     }),
     [device],
   )

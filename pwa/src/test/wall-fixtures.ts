@@ -33,6 +33,7 @@ export function makePost(
     reactions: {},
     reactionsSummary: {},
     commentsCount: 0,
+    pinned_at: null,
     ...overrides,
   }
 }

@@ -23,7 +23,7 @@ const ACTORS: readonly ActorKind[] = ['owner', 'admin', 'moderator', 'member', '
 const TARGETS: readonly TargetKind[] = ['owner', 'admin', 'moderator', 'member', 'self']
 
 // CONTRACT §4, written out rather than imported.
-const ALL_TWELVE = [
+const ALL_PERMISSIONS = [
   'manage_buble',
   'delete_buble',
   'manage_members',
@@ -36,10 +36,11 @@ const ALL_TWELVE = [
   'create_polls',
   'moderate_content',
   'delete_others_content',
+  'pin_posts',
 ]
 const DEFAULTS: Record<Role, string[]> = {
-  owner: ALL_TWELVE,
-  admin: ALL_TWELVE.filter((p) => p !== 'delete_buble'),
+  owner: ALL_PERMISSIONS,
+  admin: ALL_PERMISSIONS.filter((p) => p !== 'delete_buble'),
   moderator: [
     'invite_members',
     'change_roles',
@@ -289,7 +290,7 @@ describe.each(backends())('member management on %s', (backend) => {
     normalized(
       list.map((m) =>
         m.user_id === to
-          ? { ...m, role: 'owner' as const, permissions: ALL_TWELVE }
+          ? { ...m, role: 'owner' as const, permissions: ALL_PERMISSIONS }
           : m.user_id === from
             ? { ...m, role: 'member' as const, permissions: DEFAULTS.member }
             : m,
@@ -683,13 +684,13 @@ describe.each(backends())('member management on %s', (backend) => {
       expect((await makeInvite()).status).toBe(403)
     })
 
-    test('whatever the owner’s row stores, the owner holds all twelve', async () => {
+    test('whatever the owner’s row stores, the owner holds all thirteen', async () => {
       const { owner, member, bubleId } = await squad()
-      // A transfer back and forth leaves the owner's row written by the transfer: still all twelve.
+      // A transfer back and forth leaves the owner's row written by the transfer: still all thirteen.
       await expectStatus(await transfer(owner.token, bubleId, { newOwnerId: member.id }), 200)
       await expectStatus(await transfer(member.token, bubleId, { newOwnerId: owner.id }), 200)
-      expect(await permissionsOf(owner.token, bubleId, owner.id)).toEqual(sorted(ALL_TWELVE))
-      expect(sorted((await bubleOf(owner.token, bubleId)).my_permissions)).toEqual(sorted(ALL_TWELVE))
+      expect(await permissionsOf(owner.token, bubleId, owner.id)).toEqual(sorted(ALL_PERMISSIONS))
+      expect(sorted((await bubleOf(owner.token, bubleId)).my_permissions)).toEqual(sorted(ALL_PERMISSIONS))
     })
 
     test('permissions never extend reach: a member holding everything an admin holds still manages nobody', async () => {
@@ -718,7 +719,7 @@ describe.each(backends())('member management on %s', (backend) => {
       const grant = { userId: member.id, role: 'member', customPermissions: [...DEFAULTS.member, 'delete_buble'] }
       await expectRefused(await changeRole(admin.token, bubleId, grant), 'rights', MEMBER_MESSAGES.grantNotHeld)
       await expectRefused(
-        await changeRole(admin.token, bubleId, { userId: owner.id, role: 'owner', customPermissions: ALL_TWELVE }),
+        await changeRole(admin.token, bubleId, { userId: owner.id, role: 'owner', customPermissions: ALL_PERMISSIONS }),
         'owner-only',
       )
       expect(await membersOf(owner.token, bubleId)).toEqual(before)
@@ -1024,12 +1025,12 @@ describe.each(backends())('member management on %s', (backend) => {
   })
 
   describe('after a transfer', () => {
-    test('the previous owner is a plain member with member defaults and the new owner holds all twelve, everywhere', async () => {
+    test('the previous owner is a plain member with member defaults and the new owner holds all thirteen, everywhere', async () => {
       const { owner, admin, member, bubleId } = await squad()
       await expectStatus(await transfer(owner.token, bubleId, { newOwnerId: admin.id }), 200)
       const list = await membersOf(member.token, bubleId)
       expect(list[0]).toMatchObject({ user_id: admin.id, role: 'owner' })
-      expect(sorted(list[0]!.permissions)).toEqual(sorted(ALL_TWELVE))
+      expect(sorted(list[0]!.permissions)).toEqual(sorted(ALL_PERMISSIONS))
       const previous = list.find((m) => m.user_id === owner.id)!
       expect(previous.role).toBe('member')
       expect(sorted(previous.permissions)).toEqual(sorted(DEFAULTS.member))
@@ -1063,7 +1064,7 @@ describe.each(backends())('member management on %s', (backend) => {
       const body = await res.json()
       expect(body.message).toBe(ROLE_UPDATED)
       expect(body.member).toMatchObject({ user_id: moderator.id, role: 'owner' })
-      expect(sorted(body.member.permissions)).toEqual(sorted(ALL_TWELVE))
+      expect(sorted(body.member.permissions)).toEqual(sorted(ALL_PERMISSIONS))
       expect((await bubleOf(owner.token, bubleId)).my_role).toBe('member')
       expect((await bubleOf(owner.token, bubleId)).owner_id).toBe(moderator.id)
     })

@@ -11,8 +11,8 @@ const SECOND = 1000
 const DAY = 24 * 60 * 60 * SECOND
 const WEEK = 7 * DAY
 
-// CONTRACT §4: the owner always holds all twelve; a plain member gets create_events and create_polls.
-const ALL_TWELVE = [
+// CONTRACT §4: the owner always holds all thirteen; a plain member gets create_events and create_polls.
+const ALL_PERMISSIONS = [
   'manage_buble',
   'delete_buble',
   'manage_members',
@@ -25,6 +25,7 @@ const ALL_TWELVE = [
   'create_polls',
   'moderate_content',
   'delete_others_content',
+  'pin_posts',
 ]
 const MEMBER_DEFAULTS = ['create_events', 'create_polls']
 
@@ -108,7 +109,7 @@ describe.each(backends())('bubles on %s', (backend) => {
   }
 
   describe('create', () => {
-    test('answers 201 with the whole Buble: trimmed name, slug, owner, the owner as the only member with all twelve permissions', async () => {
+    test('answers 201 with the whole Buble: trimmed name, slug, owner, the owner as the only member with all thirteen permissions', async () => {
       const ada = await user('Ada Lovelace')
       const res = await h.call('POST', '/api/bubles', { token: ada.token, body: { name: '  Book Club Göteborg  ' } })
       expect(res.status).toBe(201)
@@ -129,7 +130,7 @@ describe.each(backends())('bubles on %s', (backend) => {
       })
       expect(isUuid(buble.id)).toBe(true)
       expect(buble.id).toBe(buble.id.toLowerCase())
-      expect(sorted(buble.my_permissions)).toEqual(sorted(ALL_TWELVE))
+      expect(sorted(buble.my_permissions)).toEqual(sorted(ALL_PERMISSIONS))
       // What was answered is what was stored.
       expect(await getOk(ada.token, buble.id)).toEqual(buble)
       expect(await list(ada.token)).toEqual([buble])
@@ -704,7 +705,7 @@ describe.each(backends())('bubles on %s', (backend) => {
           user: { name: 'Bob Second', email: bob.email, avatar_url: null },
         },
       ])
-      expect(sorted(members[0].permissions)).toEqual(sorted(ALL_TWELVE))
+      expect(sorted(members[0].permissions)).toEqual(sorted(ALL_PERMISSIONS))
       expect(sorted(members[1].permissions)).toEqual(sorted(MEMBER_DEFAULTS))
       expect(sorted(members[2].permissions)).toEqual(sorted(MEMBER_DEFAULTS))
       // Members see the same list, and the Buble's members are the same people in the same order.

@@ -28,7 +28,7 @@ const toolsWith = (...on: string[]) => toolsOn('local_events', ...on)
 const ONLY_OWNER = { code: 'FORBIDDEN', message: 'Only the owner can add or remove tools' }
 const NOT_ALLOWED_TO_RENAME = { code: 'FORBIDDEN', message: 'You are not allowed to rename this Buble' }
 const NOT_FOUND = { code: 'NOT_FOUND', message: 'Buble not found' }
-const ALL_TWELVE = [
+const ALL_PERMISSIONS = [
   'manage_buble',
   'delete_buble',
   'manage_members',
@@ -41,6 +41,7 @@ const ALL_TWELVE = [
   'create_polls',
   'moderate_content',
   'delete_others_content',
+  'pin_posts',
 ]
 
 type User = { token: string; id: string; name: string }
@@ -174,13 +175,13 @@ describe.each(backends())('overview tools and renaming on %s', (backend) => {
       expect(await toolsOf(owner.token, buble.id)).toEqual(toolsWith('event_stats'))
     })
 
-    test('only the owner manages tools: an admin, a moderator and a member get 403 (even holding all twelve), a non-member 404', async () => {
+    test('only the owner manages tools: an admin, a moderator and a member get 403 (even holding all thirteen), a non-member 404', async () => {
       const { owner, admin, moderator, member, stranger, buble } = await crew()
       await putTools(owner.token, buble.id, { enabled: ['weather', 'local_events'] })
       // All twelve permissions, and still not the owner.
       const grant = await h.call('PUT', `/api/bubles/${buble.id}/members/role`, {
         token: owner.token,
-        body: { userId: admin.id, role: 'admin', customPermissions: ALL_TWELVE },
+        body: { userId: admin.id, role: 'admin', customPermissions: ALL_PERMISSIONS },
       })
       expect(grant.status).toBe(200)
       for (const who of [admin, moderator, member])

@@ -29,6 +29,7 @@ export const POST_JSON = jsonObject<Post>({
   link_image: 'p.link_image',
   ...reactionsJson('post_reactions', 'post_id', 'p.id'),
   commentsCount: 'p.comments_count',
+  pinned_at: isoJson('p.pinned_at'),
 })
 
 export const COMMENT_JSON = jsonObject<Comment>({
@@ -71,6 +72,23 @@ export async function commentsOf(db: Executor, postId: string): Promise<Comment[
       where c.post_id = ${postId} order by c.created_at, c.id`),
   )
   return rows.map((row) => row.data)
+}
+
+/** The pinned posts of a buble, the newest pin first (issue 23 §5). */
+export async function pinnedPosts(db: Executor, bubleId: string): Promise<Post[]> {
+  const rows = rowsOf<{ data: Post }>(
+    await db.execute(sql`select ${sql.raw(POST_JSON)} as data from posts p join users u on u.id = p.author_id
+      where p.buble_id = ${bubleId} and p.pinned_at is not null order by p.pinned_at desc, p.id desc`),
+  )
+  return rows.map((row) => row.data)
+}
+
+/** How many posts of a buble are pinned. */
+export async function pinnedCount(db: Executor, bubleId: string): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from posts where buble_id = ${bubleId} and pinned_at is not null`),
+  )
+  return Number(row?.n ?? 0)
 }
 
 /** The position a new post of the buble takes, as an SQL expression (read as it is inserted, with the buble held). */

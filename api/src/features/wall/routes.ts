@@ -68,6 +68,12 @@ export function wallRoutes(wall: WallService) {
       describe({ tag, summary: 'Remove a reaction (JSON body or ?reactionType=; idempotent)' }),
       async (c) => c.json(await wall.removeReaction(c.var.user, postIdOf(c.req.param('id')), await reactionTypeOf(c))),
     )
+    .post('/posts/:id/pin', describe({ tag, summary: 'Pin a post to the top of the wall (at most 3)' }), async (c) =>
+      c.json(await wall.pinPost(c.var.user, postIdOf(c.req.param('id')))),
+    )
+    .delete('/posts/:id/pin', describe({ tag, summary: 'Unpin a post' }), async (c) =>
+      c.json(await wall.unpinPost(c.var.user, postIdOf(c.req.param('id')))),
+    )
     .put(
       '/posts/:id',
       describe({ tag, summary: 'Edit your post (marks it edited)' }),
@@ -96,6 +102,9 @@ export function wallRoutes(wall: WallService) {
         await wall.deleteComment(c.var.user, commentIdOf(c.req.param('id')))
         return c.body(null, 204)
       },
+    )
+    .get('/:bubleId/posts/pinned', describe({ tag, summary: 'The pinned posts, the newest pin first' }), async (c) =>
+      c.json({ posts: await wall.pinned(c.var.user, bubleIdOf(c.req.param('bubleId'))) }),
     )
     .get(
       '/:bubleId/posts/latest',

@@ -3,7 +3,8 @@
  * write is one sync write, called alike by the REST routes and by the push handler's mutations.
  */
 
-import { firstUrl, type Post } from '@buble/shared/wall'
+import { can } from '@buble/shared/permissions'
+import { firstUrl, MAX_PINNED_POSTS, type Post, WALL_MESSAGES } from '@buble/shared/wall'
 import { and, eq, gt, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import type { Executor } from '../../db/client.ts'
@@ -12,15 +13,15 @@ import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import type { Created } from '../../lib/entity-ids.ts'
-import { AppError } from '../../lib/errors.ts'
-import { requireMembership } from '../../lib/memberships.ts'
+import { AppError, conflict, forbidden } from '../../lib/errors.ts'
+import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { batchAnswers, firstOfEach, ONE_BY_ONE } from '../../lib/sync-sources.ts'
 import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { commentsAndReactions } from './comments.ts'
 import { postKit } from './kits.ts'
 import { type PostPage, wallPages } from './page-cache.ts'
-import { loadPost, nextPosition, writtenPostsJson } from './queries.ts'
+import { loadPost, nextPosition, pinnedCount, pinnedPosts, writtenPostsJson } from './queries.ts'
 
 export type PostRow = typeof posts.$inferSelect
 
@@ -228,6 +229,38 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
         const post = await postKit.forAction(w.tx, postId, user.id, 'content.delete')
         await removePost(w, post)
         w.afterCommit(() => void hooks.forgetFiles([post.imageUrl]))
+      })
+    },
+
+    /** The buble's pinned posts, the newest pin first; 404 for a non-member. */
+    async pinned(user: UserRow, bubleId: string): Promise<Post[]> {
+      await requireMembership(db, bubleId, user.id)
+      return pinnedPosts(db, bubleId)
+    },
+
+    /**
+     * Pins a post to the top of the wall (manage_buble or pin_posts). A fourth pin is refused, not
+     * swapped for the oldest: which one to let go is the pinner's call. Pinning a pinned post answers it.
+     */
+    async pinPost(user: UserRow, postId: string): Promise<Post> {
+      return syncWrite(db, async (w) => {
+        // Inside the write the membership check holds the buble: the count below stays true until commit.
+        const { row, me } = await postKit.forMember(w.tx, postId, user.id)
+        if (!can(memberActorOf(me), 'post.pin')) throw forbidden(WALL_MESSAGES.notAllowedToPin)
+        if (row.pinnedAt) return loadPost(w.tx, postId)
+        if ((await pinnedCount(w.tx, row.bubleId)) >= MAX_PINNED_POSTS) throw conflict(WALL_MESSAGES.tooManyPins)
+        await postKit.touch(w, row, { pinnedAt: now() })
+        return loadPost(w.tx, postId)
+      })
+    },
+
+    /** Takes a post off the top of the wall (manage_buble or pin_posts); an unpinned post answers as it is. */
+    async unpinPost(user: UserRow, postId: string): Promise<Post> {
+      return syncWrite(db, async (w) => {
+        const { row, me } = await postKit.forMember(w.tx, postId, user.id)
+        if (!can(memberActorOf(me), 'post.pin')) throw forbidden(WALL_MESSAGES.notAllowedToPin)
+        if (row.pinnedAt) await postKit.touch(w, row, { pinnedAt: null })
+        return loadPost(w.tx, postId)
       })
     },
 

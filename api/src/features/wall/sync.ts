@@ -1,6 +1,6 @@
 /** The wall in sync: their synced tables, what counts on the wall tab, and their mutations. */
 
-import type { WALL_MUTATIONS } from '@buble/shared/mutations'
+import type { PIN_MUTATIONS, WALL_MUTATIONS } from '@buble/shared/mutations'
 import type { MutationBatchers, MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import { loadComments, loadPosts } from './queries.ts'
@@ -23,7 +23,7 @@ export const wallSyncSources: SyncSource[] = [
   { entity: 'comment', scan: scanTable('comment', 'comments', 'buble_id'), load: (db, ids) => loadComments(db, ids) },
 ]
 
-export const wallMutations = (wall: WallService): MutationHandlersOf<typeof WALL_MUTATIONS> => ({
+export const wallMutations = (wall: WallService): MutationHandlersOf<typeof WALL_MUTATIONS & typeof PIN_MUTATIONS> => ({
   'post.create': async (user, { buble_id, ...body }) => (await wall.createPost(user, buble_id, body)).value,
   'post.update': (user, args) => wall.updatePost(user, args.id, args.content),
   'post.delete': async (user, args) => {
@@ -38,6 +38,8 @@ export const wallMutations = (wall: WallService): MutationHandlersOf<typeof WALL
   },
   'reaction.add': (user, args) => wall.addReaction(user, args.post_id, args.reactionType),
   'reaction.remove': (user, args) => wall.removeReaction(user, args.post_id, args.reactionType),
+  'post.pin': (user, args) => wall.pinPost(user, args.id),
+  'post.unpin': (user, args) => wall.unpinPost(user, args.id),
 })
 
 /** Plain posts queued on a device go several at once: the same service, one statement. */

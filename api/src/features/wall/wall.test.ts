@@ -131,6 +131,7 @@ describe.each(backends())('the wall on %s', (backend) => {
         reactions: {},
         reactionsSummary: {},
         commentsCount: 0,
+        pinned_at: null,
       })
       const again = await h.call('POST', `/api/wall/${bubleId}/posts`, {
         token: alice.token,

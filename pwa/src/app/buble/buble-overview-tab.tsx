@@ -3,6 +3,7 @@ import { INITIAL_TOOLS, TOOL_KEYS, TOOL_LABELS, type ToolKey } from '@buble/shar
 import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { RoleBadge } from '../../features/bubles/role-badge.tsx'
+import { PinnedSummary } from '../../features/wall/pinned-summary.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { formatDay } from '../../ui/format.ts'
 import { lazyPart } from '../../ui/lazy-part.ts'
@@ -60,6 +61,8 @@ export function BubleOverviewTab({ buble, actor }: { buble: LocalBuble; actor: M
           </div>
         </dl>
       </section>
+
+      <PinnedSummary buble={buble} />
 
       <section aria-labelledby="tools-title">
         <div className="card-head">

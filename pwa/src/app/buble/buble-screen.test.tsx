@@ -222,6 +222,7 @@ test('the tabs link to each section, mark the current one, and an unknown tab op
     ['Wall', '/bubles/book-club/wall'],
     ['Events', '/bubles/book-club/events'],
     ['Polls', '/bubles/book-club/polls'],
+    ['Media', '/bubles/book-club/media'],
     ['Members', '/bubles/book-club/members'],
   ])
   expect(within(tabs).getByRole('link', { name: 'Members' })).toHaveAttribute('aria-current', 'page')

@@ -29,6 +29,10 @@ const EventsTab = lazyPart(() => import('../../features/events/events-tab.tsx'),
   fallback: <Spinner label="Loading…" />,
 })
 
+const MediaTab = lazyPart(() => import('../../features/media/media-tab.tsx'), 'MediaTab', {
+  fallback: <Spinner label="Loading…" />,
+})
+
 const WallTab = lazyPart(() => import('../../features/wall/wall-tab.tsx'), 'WallTab', {
   fallback: <Spinner label="Loading…" />,
 })
@@ -129,7 +133,8 @@ function BubleView({
   const members = useMembers(buble.id)
   const actor = memberActorFor(buble, members, device.userId)
   const unread = useUnread(buble.id)
-  const open = tab === 'overview' ? null : tab
+  // The overview and the Media tab count nothing: the media are the other tabs' content.
+  const open = tab === 'overview' || tab === 'media' ? null : tab
   useKeepRead(buble.id, open)
   // The open tab never shows a counter: it is being read.
   const counts = open ? { ...unread, [open]: 0 } : unread
@@ -149,6 +154,7 @@ function BubleView({
         {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
         {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
         {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}
+        {tab === 'media' && <MediaTab buble={buble} />}
       </div>
     </div>
   )

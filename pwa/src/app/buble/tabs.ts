@@ -4,6 +4,7 @@ export const TABS = [
   { key: 'wall', label: 'Wall' },
   { key: 'events', label: 'Events' },
   { key: 'polls', label: 'Polls' },
+  { key: 'media', label: 'Media' },
   { key: 'members', label: 'Members' },
 ] as const
 

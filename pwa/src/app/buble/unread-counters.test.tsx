@@ -37,7 +37,7 @@ test('tabs show the synced counters, "99+" at the cap, nothing at zero and never
     'href',
     '/bubles/reading-circle/wall',
   )
-  expectTabs(['Overview', 'Wall 3 unread', 'Events 99+ unread', 'Polls', 'Members 2 unread'])
+  expectTabs(['Overview', 'Wall 3 unread', 'Events 99+ unread', 'Polls', 'Media', 'Members 2 unread'])
   expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page')
   expect(screen.getByRole('link', { name: 'Overview' }).querySelector('.tab-count')).toBeNull()
   // The overview marks nothing read.
@@ -55,7 +55,7 @@ test('opening a tab pushes unread.read and clears its counter; the other tabs ke
 
   // Cleared on the device, not merely hidden on the open tab.
   await app.user.click(screen.getByRole('link', { name: 'Overview' }))
-  await waitFor(() => expectTabs(['Overview', 'Wall', 'Events 99+ unread', 'Polls', 'Members 2 unread']))
+  await waitFor(() => expectTabs(['Overview', 'Wall', 'Events 99+ unread', 'Polls', 'Media', 'Members 2 unread']))
   await app.device.current()!.engine.settled()
   expect(await app.device.current()!.db.unread.get(`${buble.id}:wall`)).toMatchObject({ unreadCount: 0 })
 

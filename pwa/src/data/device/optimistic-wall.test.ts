@@ -64,6 +64,7 @@ describe('applying a wall change twice is the same as once', () => {
     ['comment.delete', 'comment.delete', { id: C1 }],
     ['reaction.add', 'reaction.add', { post_id: P1, reactionType: 'love' }],
     ['reaction.remove', 'reaction.remove', { post_id: P1, reactionType: 'like' }],
+    ['post.pin', 'post.pin', { id: P1 }],
   ])('%s', async (_name, name, args) => {
     const once = seeded()
     await apply(once.store, name, args as never)
@@ -76,6 +77,15 @@ describe('applying a wall change twice is the same as once', () => {
 })
 
 describe('what each wall change does', () => {
+  test('a pin marks the post pinned at the time it was made, not again on a re-run; an unpin clears it', async () => {
+    const { store } = seeded()
+    await applyOptimistic(store, 'post.pin', { id: P1 }, alice, AT)
+    await applyOptimistic(store, 'post.pin', { id: P1 }, alice, '2030-01-01T00:00:00.000Z')
+    expect(await store.get('posts', P1)).toMatchObject({ pinned_at: AT })
+    await apply(store, 'post.unpin', { id: P1 })
+    expect(await store.get('posts', P1)).toMatchObject({ pinned_at: null })
+  })
+
   test('a new post is the actor’s, pending, with no reactions, comments or preview yet', async () => {
     const { store } = memoryStore()
     await apply(store, 'post.create', {
@@ -101,6 +111,7 @@ describe('what each wall change does', () => {
       reactions: {},
       reactionsSummary: {},
       commentsCount: 0,
+      pinned_at: null,
       _pending: true,
     })
   })

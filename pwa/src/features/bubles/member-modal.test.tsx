@@ -32,6 +32,7 @@ const ALL_LABELS = [
   'Create polls',
   'Moderate content',
   "Delete others' content",
+  'Pin posts',
 ]
 
 type Server = ReturnType<typeof bubleServer>
@@ -153,7 +154,11 @@ test('a moderator editing a member: only "member", only the permissions they hol
   const dialog = await manage(app, 'Dan Dare')
   expect(roleOptions(dialog)).toEqual(['Member'])
   const boxes = checkboxes(dialog)
-  expect(boxes.filter((box) => !box.enabled).map((box) => box.label)).toEqual(['Manage Buble', 'Delete Buble'])
+  expect(boxes.filter((box) => !box.enabled).map((box) => box.label)).toEqual([
+    'Manage Buble',
+    'Delete Buble',
+    'Pin posts',
+  ])
   expect(boxes.filter((box) => box.checked).map((box) => box.label)).toEqual(['Create events', 'Create polls'])
   expect(within(dialog).queryByText('Changing admin permissions can affect system access')).toBeNull()
   expect(within(dialog).queryByRole('button', { name: 'Transfer Ownership' })).toBeNull()

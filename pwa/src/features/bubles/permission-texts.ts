@@ -21,4 +21,5 @@ export const PERMISSION_TEXTS: Readonly<Record<Permission, { label: string; hint
     label: "Delete others' content",
     hint: "Delete others' posts, comments, chat messages and stories",
   },
+  pin_posts: { label: 'Pin posts', hint: 'Pin up to 3 posts to the top of the wall' },
 }

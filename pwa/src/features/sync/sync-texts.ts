@@ -70,6 +70,8 @@ const HEADLINES: Record<MutationName, string> = {
   'chat.edit': 'Failed to edit message',
   'chat.delete': 'Failed to delete message',
   'chat.react': ERROR_TEXTS.performAction,
+  'post.pin': 'Failed to pin post',
+  'post.unpin': 'Failed to unpin post',
 }
 
 const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -120,6 +122,8 @@ function keptText(name: MutationName, args: Record<string, unknown>): string | n
     case 'poll.unvote':
     case 'chat.delete':
     case 'chat.react':
+    case 'post.pin':
+    case 'post.unpin':
       return null
   }
 }

@@ -1,6 +1,6 @@
 import { LIMITS } from '@buble/shared/constants'
-import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
-import { PostContent } from '@buble/shared/wall'
+import { can, type MemberActor, mayOnContent } from '@buble/shared/permissions'
+import { PostContent, WALL_MESSAGES } from '@buble/shared/wall'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { LocalPost, WallActions } from '../../data/wall.ts'
 import { Avatar } from '../../ui/avatar.tsx'
@@ -22,15 +22,18 @@ interface PostCardProps {
   userId: string
   now: number
   actions: WallActions
+  /** Whether the buble has its most pinned posts already: a pin is refused on the device, as the server would. */
+  pinsFull?: boolean
 }
 
 const report = (what: string) => (err: unknown) => console.error(what, err)
 
 /** One post: who and when, the text, its image and link, reactions, and its comments on demand. */
-export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
+export function PostCard({ post, actor, userId, now, actions, pinsFull = false }: PostCardProps) {
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState(false)
   const [open, setOpen] = useState(false)
+  const [pinRefused, setPinRefused] = useState(false)
   const commentsId = useId()
   const editButton = useRef<HTMLButtonElement>(null)
   const wasEditing = useRef(false)
@@ -39,6 +42,13 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
   const mayEdit = mayOnContent(actor, 'content.edit', target)
   const mayDelete = mayOnContent(actor, 'content.delete', target)
   const name = post.author?.name ?? post.author_name
+  const pinned = !!post.pinned_at
+  const mayPin = can(actor, 'post.pin')
+  const togglePin = () => {
+    if (!pinned && pinsFull) return setPinRefused(true)
+    setPinRefused(false)
+    actions.pin(post.id, !pinned).catch(report(pinned ? 'Failed to unpin post' : 'Failed to pin post'))
+  }
 
   useEffect(() => {
     if (wasEditing.current && !editing) editButton.current?.focus()
@@ -57,6 +67,7 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
             <RelativeTime iso={post.created_at} now={now} />
             {post.is_edited && <span>(edited)</span>}
             {post._pending && <span className="pending-mark">Sending…</span>}
+            {pinned && <span className="badge badge-accent">{WALL_TEXTS.pinned}</span>}
           </span>
         </div>
         {!editing && (
@@ -107,7 +118,17 @@ export function PostCard({ post, actor, userId, now, actions }: PostCardProps) {
         >
           {plural(post.commentsCount ?? 0, 'comment')}
         </button>
+        {mayPin && (
+          <button type="button" className="link-button pin-toggle" aria-pressed={pinned} onClick={togglePin}>
+            {pinned ? WALL_TEXTS.unpin : WALL_TEXTS.pin}
+          </button>
+        )}
       </div>
+      {pinRefused && (
+        <p className="field-error" role="alert">
+          {WALL_MESSAGES.tooManyPins}
+        </p>
+      )}
       <div id={commentsId} hidden={!open}>
         {open && <Comments postId={post.id} actor={actor} now={now} actions={actions} />}
       </div>

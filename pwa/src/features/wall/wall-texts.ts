@@ -5,4 +5,8 @@ export const WALL_TEXTS = {
   createComment: 'Failed to create comment',
   updateComment: 'Failed to update comment',
   tickerEmpty: 'No updates yet • Be the first to share something!',
+  pinned: 'Pinned',
+  pin: 'Pin to top',
+  unpin: 'Unpin',
+  pinnedTitle: 'Pinned posts',
 } as const

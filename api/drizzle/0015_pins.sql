@@ -1,0 +1,2 @@
+ALTER TABLE "posts" ADD COLUMN "pinned_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "posts_buble_pinned_idx" ON "posts" USING btree ("buble_id","pinned_at") WHERE "posts"."pinned_at" is not null;
