@@ -14,6 +14,7 @@ import { pollsFeature } from './features/polls/feature.ts'
 import { privacyFeature } from './features/privacy/feature.ts'
 import { profileFeature } from './features/profile/feature.ts'
 import { pushFeature } from './features/push/feature.ts'
+import { searchFeature } from './features/search/feature.ts'
 import type { PushOptions } from './features/push/service.ts'
 import { storiesFeature } from './features/stories/feature.ts'
 import { type SyncOptions, syncFeature } from './features/sync/feature.ts'
@@ -82,6 +83,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
       ...{ wall: wall.service, events: events.service, polls: polls.service },
     }),
     donations: donationsFeature(deps),
+    search: searchFeature(deps),
   }
   const unread = unreadFeature(deps, unreadSourcesOf(content), pokes)
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })

@@ -1,7 +1,8 @@
 /** The drizzle schema: the single description of every table; migrations are generated from it. */
 
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -22,6 +23,16 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
  * that writes it (`NEXT_VERSION`). `buble_next_version()` (migration 0011, decision 91) makes it from the
  * writing transaction's id, so versions need no lock and a pull reads only those that have settled.
  */
+/**
+ * Full text search (decision 95): a text's words in the `simple` configuration (names and every word
+ * as written) and the `english` one (stems: "running" finds "run"). Indexes (GIN) and the search
+ * queries (features/search/queries.ts) spell the same expression, so the planner matches them.
+ */
+export const searchVector = (doc: SQL) => sql`(to_tsvector('simple', ${doc}) || to_tsvector('english', ${doc}))`
+/** An event's searched text: its title, description and place. */
+export const eventSearchDoc = (title: SQL | AnyPgColumn, description: SQL | AnyPgColumn, location: SQL | AnyPgColumn) =>
+  sql`${title} || ' ' || coalesce(${description}, '') || ' ' || coalesce(${location}, '')`
+
 const version = () => bigint('version', { mode: 'number' }).notNull().default(sql`buble_next_version()`)
 
 export const users = pgTable(
@@ -286,6 +297,7 @@ export const posts = pgTable(
     index('posts_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('posts_author_idx').on(t.authorId),
     index('posts_content_trgm_idx').using('gin', sql`${t.content} gin_trgm_ops`),
+    index('posts_search_idx').using('gin', searchVector(sql`${t.content}`)),
     index('posts_created_idx').on(t.createdAt, t.id),
     // The orphan-file job asks whether any post names a file.
     index('posts_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
@@ -316,6 +328,7 @@ export const comments = pgTable(
     index('comments_post_created_idx').on(t.postId, t.createdAt),
     index('comments_buble_version_idx').on(t.bubleId, t.version),
     index('comments_author_idx').on(t.authorId),
+    index('comments_search_idx').using('gin', searchVector(sql`${t.content}`)),
   ],
 )
 
@@ -392,6 +405,7 @@ export const events = pgTable(
     index('events_buble_version_idx').on(t.bubleId, t.version),
     index('events_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('events_creator_idx').on(t.creatorId),
+    index('events_search_idx').using('gin', searchVector(eventSearchDoc(t.title, t.description, t.location))),
   ],
 )
 
@@ -437,6 +451,7 @@ export const polls = pgTable(
     index('polls_buble_version_idx').on(t.bubleId, t.version),
     index('polls_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('polls_creator_idx').on(t.creatorId),
+    index('polls_search_idx').using('gin', searchVector(sql`${t.question}`)),
   ],
 )
 
@@ -451,7 +466,10 @@ export const pollOptions = pgTable(
     position: integer('position').notNull(),
     votesCount: integer('votes_count').notNull().default(0),
   },
-  (t) => [index('poll_options_poll_idx').on(t.pollId, t.position)],
+  (t) => [
+    index('poll_options_poll_idx').on(t.pollId, t.position),
+    index('poll_options_search_idx').using('gin', searchVector(sql`${t.optionText}`)),
+  ],
 )
 
 /** One vote per member and poll: a new vote replaces the earlier one. */
@@ -508,6 +526,7 @@ export const chatMessages = pgTable(
     index('chat_messages_sender_idx').on(t.senderId),
     index('chat_messages_reply_idx').on(t.replyToId).where(sql`${t.replyToId} is not null`),
     index('chat_messages_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
+    index('chat_messages_search_idx').using('gin', searchVector(sql`${t.content}`)),
   ],
 )
 

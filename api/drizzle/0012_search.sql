@@ -1,0 +1,6 @@
+CREATE INDEX "chat_messages_search_idx" ON "chat_messages" USING gin ((to_tsvector('simple', "content") || to_tsvector('english', "content")));--> statement-breakpoint
+CREATE INDEX "comments_search_idx" ON "comments" USING gin ((to_tsvector('simple', "content") || to_tsvector('english', "content")));--> statement-breakpoint
+CREATE INDEX "events_search_idx" ON "events" USING gin ((to_tsvector('simple', "title" || ' ' || coalesce("description", '') || ' ' || coalesce("location", '')) || to_tsvector('english', "title" || ' ' || coalesce("description", '') || ' ' || coalesce("location", ''))));--> statement-breakpoint
+CREATE INDEX "poll_options_search_idx" ON "poll_options" USING gin ((to_tsvector('simple', "option_text") || to_tsvector('english', "option_text")));--> statement-breakpoint
+CREATE INDEX "polls_search_idx" ON "polls" USING gin ((to_tsvector('simple', "question") || to_tsvector('english', "question")));--> statement-breakpoint
+CREATE INDEX "posts_search_idx" ON "posts" USING gin ((to_tsvector('simple', "content") || to_tsvector('english', "content")));
