@@ -29,7 +29,8 @@ export interface SearchCursor {
   id: string
 }
 
-const CURSOR_PATTERN = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3,6}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
+const CURSOR_PATTERN =
+  /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3,6}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
 
 /** The `before` of the page after the one ending with `hit`. */
 export const searchCursorOf = (hit: SearchCursor): string => `${hit.created_at}_${hit.id}`

@@ -1,10 +1,10 @@
 /** The drizzle schema: the single description of every table; migrations are generated from it. */
 
-import { type SQL, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import {
-  type AnyPgColumn,
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -24,14 +24,17 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
  * writing transaction's id, so versions need no lock and a pull reads only those that have settled.
  */
 /**
- * Full text search (decision 95): a text's words in the `simple` configuration (names and every word
- * as written) and the `english` one (stems: "running" finds "run"). Indexes (GIN) and the search
- * queries (features/search/queries.ts) spell the same expression, so the planner matches them.
+ * Full text search (decision 95): a row's words in the `simple` configuration (names and every word
+ * as written) and the `english` one (stems: "running" finds "run"), kept in a stored generated
+ * column with a GIN index, so a search never parses text again (features/search/queries.ts).
  */
-export const searchVector = (doc: SQL) => sql`(to_tsvector('simple', ${doc}) || to_tsvector('english', ${doc}))`
-/** An event's searched text: its title, description and place. */
-export const eventSearchDoc = (title: SQL | AnyPgColumn, description: SQL | AnyPgColumn, location: SQL | AnyPgColumn) =>
-  sql`${title} || ' ' || coalesce(${description}, '') || ' ' || coalesce(${location}, '')`
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+const searchVectorOf = (doc: string) =>
+  tsvector('search_vector').generatedAlwaysAs(
+    sql.raw(`to_tsvector('simple'::regconfig, ${doc}) || to_tsvector('english'::regconfig, ${doc})`),
+  )
+/** The `search_vector` of a row whose searched text is column `column`. */
+const searchVector = (column: string) => searchVectorOf(`"${column}"`)
 
 const version = () => bigint('version', { mode: 'number' }).notNull().default(sql`buble_next_version()`)
 
@@ -290,6 +293,7 @@ export const posts = pgTable(
     createdAt: createdAt(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
+    searchVector: searchVector('content'),
   },
   (t) => [
     index('posts_buble_position_idx').on(t.bubleId, t.position),
@@ -297,7 +301,7 @@ export const posts = pgTable(
     index('posts_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('posts_author_idx').on(t.authorId),
     index('posts_content_trgm_idx').using('gin', sql`${t.content} gin_trgm_ops`),
-    index('posts_search_idx').using('gin', searchVector(sql`${t.content}`)),
+    index('posts_search_idx').using('gin', t.searchVector),
     index('posts_created_idx').on(t.createdAt, t.id),
     // The orphan-file job asks whether any post names a file.
     index('posts_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
@@ -323,12 +327,13 @@ export const comments = pgTable(
     isEdited: boolean('is_edited').notNull().default(false),
     createdAt: createdAt(),
     version: version(),
+    searchVector: searchVector('content'),
   },
   (t) => [
     index('comments_post_created_idx').on(t.postId, t.createdAt),
     index('comments_buble_version_idx').on(t.bubleId, t.version),
     index('comments_author_idx').on(t.authorId),
-    index('comments_search_idx').using('gin', searchVector(sql`${t.content}`)),
+    index('comments_search_idx').using('gin', t.searchVector),
   ],
 )
 
@@ -399,13 +404,14 @@ export const events = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
+    searchVector: searchVectorOf(`"title" || ' ' || coalesce("description", '') || ' ' || coalesce("location", '')`),
   },
   (t) => [
     index('events_buble_time_idx').on(t.bubleId, t.eventTime),
     index('events_buble_version_idx').on(t.bubleId, t.version),
     index('events_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('events_creator_idx').on(t.creatorId),
-    index('events_search_idx').using('gin', searchVector(eventSearchDoc(t.title, t.description, t.location))),
+    index('events_search_idx').using('gin', t.searchVector),
   ],
 )
 
@@ -445,13 +451,14 @@ export const polls = pgTable(
     createdAt: createdAt(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
+    searchVector: searchVector('question'),
   },
   (t) => [
     index('polls_buble_created_idx').on(t.bubleId, t.createdAt),
     index('polls_buble_version_idx').on(t.bubleId, t.version),
     index('polls_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('polls_creator_idx').on(t.creatorId),
-    index('polls_search_idx').using('gin', searchVector(sql`${t.question}`)),
+    index('polls_search_idx').using('gin', t.searchVector),
   ],
 )
 
@@ -465,10 +472,11 @@ export const pollOptions = pgTable(
     optionText: text('option_text').notNull(),
     position: integer('position').notNull(),
     votesCount: integer('votes_count').notNull().default(0),
+    searchVector: searchVector('option_text'),
   },
   (t) => [
     index('poll_options_poll_idx').on(t.pollId, t.position),
-    index('poll_options_search_idx').using('gin', searchVector(sql`${t.optionText}`)),
+    index('poll_options_search_idx').using('gin', t.searchVector),
   ],
 )
 
@@ -518,6 +526,7 @@ export const chatMessages = pgTable(
     createdAt: createdAt(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
+    searchVector: searchVector('content'),
   },
   (t) => [
     index('chat_messages_buble_created_idx').on(t.bubleId, t.createdAt, t.id),
@@ -526,7 +535,7 @@ export const chatMessages = pgTable(
     index('chat_messages_sender_idx').on(t.senderId),
     index('chat_messages_reply_idx').on(t.replyToId).where(sql`${t.replyToId} is not null`),
     index('chat_messages_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
-    index('chat_messages_search_idx').using('gin', searchVector(sql`${t.content}`)),
+    index('chat_messages_search_idx').using('gin', t.searchVector),
   ],
 )
 

@@ -1,13 +1,12 @@
 /**
  * One buble's full text search as one statement (decision 95): the newest hits of each kind, each
- * through its GIN index (db/schema.ts `searchVector`), merged newest first, and only the page's
- * rows get a highlighted snippet (ts_headline is the costly part) and their author.
+ * through its `search_vector` (db/schema.ts: stored, GIN-indexed), merged newest first, and only
+ * the page's rows get a highlighted snippet (ts_headline parses text again) and their author.
  */
 
 import type { SearchCursor, SearchKind } from '@buble/shared/search'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { eventSearchDoc, searchVector } from '../../db/schema.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
 
 /** Marks ts_headline puts around matching words; stripped from the text first, so no content can fake one. */
@@ -32,7 +31,9 @@ const query = (q: string) => sql`(websearch_to_tsquery('english', ${q}) || webse
 
 /** Newest first, after `before` when given, at most `limit` of one table. */
 const page = (table: string, before: SearchCursor | undefined, limit: number) => {
-  const after = before ? sql` and (${sql.raw(table)}.created_at, ${sql.raw(table)}.id) < (${before.created_at}::timestamptz, ${before.id}::uuid)` : sql``
+  const after = before
+    ? sql` and (${sql.raw(table)}.created_at, ${sql.raw(table)}.id) < (${before.created_at}::timestamptz, ${before.id}::uuid)`
+    : sql``
   return { after, order: sql` order by ${sql.raw(table)}.created_at desc, ${sql.raw(table)}.id desc limit ${limit}` }
 }
 
@@ -61,24 +62,24 @@ export async function searchBuble(
   const result = await db.execute(sql`
     with hits as (
       (select 'post' as kind, p.id, null::uuid as post_id, p.content as doc, p.created_at, p.author_id as who
-        from posts p where p.buble_id = ${bubleId} and ${searchVector(sql`p.content`)} @@ ${q}${p!.after}${p!.order})
+        from posts p where p.buble_id = ${bubleId} and p.search_vector @@ ${q}${p!.after}${p!.order})
       union all
       (select 'comment', c.id, c.post_id, c.content, c.created_at, c.author_id
-        from comments c where c.buble_id = ${bubleId} and ${searchVector(sql`c.content`)} @@ ${q}${c!.after}${c!.order})
+        from comments c where c.buble_id = ${bubleId} and c.search_vector @@ ${q}${c!.after}${c!.order})
       union all
       (select 'chat', m.id, null, m.content, m.created_at, m.sender_id
-        from chat_messages m where m.buble_id = ${bubleId} and ${searchVector(sql`m.content`)} @@ ${q}${m!.after}${m!.order})
+        from chat_messages m where m.buble_id = ${bubleId} and m.search_vector @@ ${q}${m!.after}${m!.order})
       union all
       (select 'event', e.id, null, e.title || coalesce(E'\n' || e.location, '') || coalesce(E'\n' || e.description, ''),
           e.created_at, e.creator_id
         from events e where e.buble_id = ${bubleId}
-          and ${searchVector(eventSearchDoc(sql`e.title`, sql`e.description`, sql`e.location`))} @@ ${q}${e!.after}${e!.order})
+          and e.search_vector @@ ${q}${e!.after}${e!.order})
       union all
       (select 'poll', o.id, null, o.question || coalesce((select string_agg(E'\n' || x.option_text, '' order by x.position)
             from poll_options x where x.poll_id = o.id), ''),
           o.created_at, o.creator_id
-        from polls o where o.buble_id = ${bubleId} and (${searchVector(sql`o.question`)} @@ ${q}
-          or exists (select 1 from poll_options x where x.poll_id = o.id and ${searchVector(sql`x.option_text`)} @@ ${q}))
+        from polls o where o.buble_id = ${bubleId} and (o.search_vector @@ ${q}
+          or exists (select 1 from poll_options x where x.poll_id = o.id and x.search_vector @@ ${q}))
           ${o!.after}${o!.order})
     ),
     top as (select * from hits order by created_at desc, id desc limit ${limit})

@@ -14,8 +14,7 @@ describe.each(backends())('search on %s', (backend) => {
 
   const search = async (who: Person, bubleId: string, query: string): Promise<SearchPage> =>
     expectStatus(await call(who, 'GET', `/api/bubles/${bubleId}/search?${query}`), 200)
-  const q = (who: Person, bubleId: string, text: string) =>
-    search(who, bubleId, `q=${encodeURIComponent(text)}`)
+  const q = (who: Person, bubleId: string, text: string) => search(who, bubleId, `q=${encodeURIComponent(text)}`)
   const post = async (who: Person, bubleId: string, content: string) => {
     h().clock.advance(1000)
     return expectStatus(await call(who, 'POST', `/api/wall/${bubleId}/posts`, { content }), 201)
@@ -127,8 +126,12 @@ describe.each(backends())('search on %s', (backend) => {
     h().clock.advance(1000)
     for (let i = 0; i < 2; i++)
       ids.push(
-        (await expectStatus(await call(c.creator, 'POST', `/api/wall/${c.bubleId}/posts`, { content: 'cloudberry' }), 201))
-          .id,
+        (
+          await expectStatus(
+            await call(c.creator, 'POST', `/api/wall/${c.bubleId}/posts`, { content: 'cloudberry' }),
+            201,
+          )
+        ).id,
       )
     const seen: string[] = []
     let before: string | null = null

@@ -1,6 +1,12 @@
 /** Search in a buble (issue 23 §2, decision 95): members only, a page of hits newest first. */
 
-import { type SearchHit, type SearchPage, type SearchQuery, searchCursorOf, snippetFromMarked } from '@buble/shared/search'
+import {
+  type SearchHit,
+  type SearchPage,
+  type SearchQuery,
+  searchCursorOf,
+  snippetFromMarked,
+} from '@buble/shared/search'
 import type { Deps } from '../../deps.ts'
 import { requireMembership } from '../../lib/memberships.ts'
 import { MARK_CLOSE, MARK_OPEN, type SearchRow, searchBuble } from './queries.ts'
