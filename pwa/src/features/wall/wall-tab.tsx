@@ -1,4 +1,6 @@
 import type { MemberActor } from '@buble/shared/permissions'
+import { useEffect, useRef } from 'react'
+import { useSearchParams } from 'react-router-dom'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useNow, useWallActions, useWallPosts } from '../../data/wall.ts'
@@ -10,7 +12,19 @@ import { PostComposer } from './post-composer.tsx'
 /** The wall: write a post, read the posts newest first, ten more at a time. */
 export function WallTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
   const { userId } = useDevice()
-  const posts = useWallPosts(buble.id)
+  // `?post=<id>`: a post opened from search, scrolled to and marked once it is on the wall.
+  const [params] = useSearchParams()
+  const focusId = params.get('post')
+  const posts = useWallPosts(buble.id, focusId)
+  const shownFocus = useRef<string | null>(null)
+  const focusShown = focusId !== null && posts.rows?.some((post) => post.id === focusId) === true
+  useEffect(() => {
+    if (!focusShown || shownFocus.current === focusId) return
+    shownFocus.current = focusId
+    const item = document.getElementById(`post-${focusId}`)
+    item?.scrollIntoView({ block: 'center' })
+    item?.focus({ preventScroll: true })
+  }, [focusShown, focusId])
   const actions = useWallActions()
   const now = useNow()
 
@@ -26,7 +40,12 @@ export function WallTab({ buble, actor }: { buble: LocalBuble; actor: MemberActo
       ) : (
         <ol className="post-list" aria-label="Posts">
           {posts.rows.map((post) => (
-            <li key={post.id}>
+            <li
+              key={post.id}
+              id={`post-${post.id}`}
+              className={post.id === focusId ? 'found-item' : undefined}
+              tabIndex={post.id === focusId ? -1 : undefined}
+            >
               <PostCard post={post} actor={actor} userId={userId} now={now} actions={actions} />
             </li>
           ))}
