@@ -70,7 +70,7 @@ export function SearchDialog({
           {hits.length > 0 && (
             <>
               <p className="visually-hidden">{SEARCH_TEXTS.results(hits.length)}</p>
-              <ol className="search-hits" aria-label={SEARCH_TEXTS.label}>
+              <ol className="search-hits" aria-label={SEARCH_TEXTS.resultsLabel}>
                 {hits.map((hit) => (
                   <li key={hit.id}>
                     <button type="button" className="search-hit" onClick={() => onOpen(hit)}>

@@ -15,6 +15,7 @@ export const SEARCH_TEXTS = {
   serverFailed: 'Older messages could not be searched right now.',
   loadMore: 'Load more',
   close: 'Close',
+  resultsLabel: 'Results',
   results: (count: number) => (count === 1 ? '1 result' : `${count} results`),
 } as const
 
