@@ -302,6 +302,8 @@ export const posts = pgTable(
     index('posts_author_idx').on(t.authorId),
     index('posts_content_trgm_idx').using('gin', sql`${t.content} gin_trgm_ops`),
     index('posts_search_idx').using('gin', t.searchVector),
+    // Search walks one buble's posts newest first when a word is common (features/search/queries.ts).
+    index('posts_buble_created_idx').on(t.bubleId, t.createdAt, t.id),
     index('posts_created_idx').on(t.createdAt, t.id),
     // The orphan-file job asks whether any post names a file.
     index('posts_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
@@ -334,6 +336,7 @@ export const comments = pgTable(
     index('comments_buble_version_idx').on(t.bubleId, t.version),
     index('comments_author_idx').on(t.authorId),
     index('comments_search_idx').using('gin', t.searchVector),
+    index('comments_buble_created_idx').on(t.bubleId, t.createdAt, t.id),
   ],
 )
 
