@@ -23,7 +23,7 @@ async function search(page: Page, club: string, words: string) {
   await box.fill(words)
 }
 
-test('a search finds a post and a chat message with the words marked, and opens each in place; offline it searches the device', async ({
+test('a search finds a post, a chat message and a poll with the words marked, and opens each in place; offline it searches the device', async ({
   browser,
 }) => {
   const ann = await person(browser, 'Ann Search')
@@ -34,6 +34,10 @@ test('a search finds a post and a chat message with the words marked, and opens 
   const post = await api<{ id: string }>(page, `/wall/${buble.id}/posts`, { content: 'Cloudberry jam at the cabin' })
   for (let i = 1; i <= 14; i++) await api(page, `/wall/${buble.id}/posts`, { content: `Note ${i}` })
   const message = await api<{ id: string }>(page, `/chat/${buble.id}/messages`, { content: 'Who drives to the cabin?' })
+  const poll = await api<{ id: string }>(page, `/bubles/${buble.id}/polls`, {
+    question: 'Which day for the dinner?',
+    options: ['Friday', 'Saturday'],
+  })
   await page.goto(`/bubles/${buble.id}`)
   await expect(page.getByRole('heading', { level: 1, name: club })).toBeVisible()
 
@@ -64,6 +68,13 @@ test('a search finds a post and a chat message with the words marked, and opens 
     await expect(found).toHaveClass(/found-item/)
     await expect(found).toBeInViewport()
     await page.getByRole('button', { name: 'Close chat' }).click()
+  })
+
+  await test.step('A poll opens in the polls tab, marked', async () => {
+    await search(page, club, 'dinner')
+    await hits(page).getByRole('button', { name: /Poll/ }).click()
+    await expect(page).toHaveURL(new RegExp(`/polls\\?item=${poll.id}$`))
+    await expect(page.locator(`#item-${poll.id}`)).toHaveClass(/found-item/)
   })
 
   await test.step('Offline, the device still finds the post', async () => {

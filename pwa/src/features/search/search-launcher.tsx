@@ -7,7 +7,7 @@ import { SEARCH_TEXTS } from './search-texts.ts'
 
 const SearchDialog = lazyPart(() => import('./search-dialog.tsx'), 'SearchDialog', { fallback: null })
 
-/** Where a hit opens: the post on the wall (a comment's post), the chat at the message, the events or polls. */
+/** Where a hit opens: the post on the wall (a comment's post), the chat at the message, the event or the poll in its tab. */
 export function hitPath(buble: Pick<LocalBuble, 'id' | 'slug'>, hit: SearchHit, currentPath: string): string {
   switch (hit.kind) {
     case 'post':
@@ -17,9 +17,9 @@ export function hitPath(buble: Pick<LocalBuble, 'id' | 'slug'>, hit: SearchHit, 
     case 'chat':
       return `${currentPath}?chat=open&message=${hit.id}`
     case 'event':
-      return bublePath(buble, 'events')
+      return `${bublePath(buble, 'events')}?item=${hit.id}`
     case 'poll':
-      return bublePath(buble, 'polls')
+      return `${bublePath(buble, 'polls')}?item=${hit.id}`
   }
 }
 
