@@ -29,12 +29,13 @@ export interface SearchRow {
 
 const query = (q: string) => sql`(websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`
 
-/** Newest first, after `before` when given, at most `limit` of one table. */
-const page = (table: string, before: SearchCursor | undefined, limit: number) => {
+/** The end of one kind's part of a page: after `before` (when given), newest first, at most `limit`. */
+const newestOf = (alias: string, before: SearchCursor | undefined, limit: number) => {
+  const t = sql.raw(alias)
   const after = before
-    ? sql` and (${sql.raw(table)}.created_at, ${sql.raw(table)}.id) < (${before.created_at}::timestamptz, ${before.id}::uuid)`
+    ? sql` and (${t}.created_at, ${t}.id) < (${before.created_at}::timestamptz, ${before.id}::uuid)`
     : sql``
-  return { after, order: sql` order by ${sql.raw(table)}.created_at desc, ${sql.raw(table)}.id desc limit ${limit}` }
+  return sql`${after} order by ${t}.created_at desc, ${t}.id desc limit ${limit}`
 }
 
 const HEADLINE_OPTIONS = `StartSel=${MARK_OPEN}, StopSel=${MARK_CLOSE}, MaxWords=30, MinWords=12`
@@ -57,30 +58,28 @@ export async function searchBuble(
   limit: number,
 ): Promise<SearchRow[]> {
   const q = query(text)
-  const at = (table: string) => page(table, before, limit)
-  const [p, c, m, e, o] = ['p', 'c', 'm', 'e', 'o'].map(at) as ReturnType<typeof at>[]
+  const newest = (alias: string) => newestOf(alias, before, limit)
   const result = await db.execute(sql`
     with hits as (
       (select 'post' as kind, p.id, null::uuid as post_id, p.content as doc, p.created_at, p.author_id as who
-        from posts p where p.buble_id = ${bubleId} and p.search_vector @@ ${q}${p!.after}${p!.order})
+        from posts p where p.buble_id = ${bubleId} and p.search_vector @@ ${q}${newest('p')})
       union all
       (select 'comment', c.id, c.post_id, c.content, c.created_at, c.author_id
-        from comments c where c.buble_id = ${bubleId} and c.search_vector @@ ${q}${c!.after}${c!.order})
+        from comments c where c.buble_id = ${bubleId} and c.search_vector @@ ${q}${newest('c')})
       union all
       (select 'chat', m.id, null, m.content, m.created_at, m.sender_id
-        from chat_messages m where m.buble_id = ${bubleId} and m.search_vector @@ ${q}${m!.after}${m!.order})
+        from chat_messages m where m.buble_id = ${bubleId} and m.search_vector @@ ${q}${newest('m')})
       union all
       (select 'event', e.id, null, e.title || coalesce(E'\n' || e.location, '') || coalesce(E'\n' || e.description, ''),
           e.created_at, e.creator_id
         from events e where e.buble_id = ${bubleId}
-          and e.search_vector @@ ${q}${e!.after}${e!.order})
+          and e.search_vector @@ ${q}${newest('e')})
       union all
       (select 'poll', o.id, null, o.question || coalesce((select string_agg(E'\n' || x.option_text, '' order by x.position)
             from poll_options x where x.poll_id = o.id), ''),
           o.created_at, o.creator_id
         from polls o where o.buble_id = ${bubleId} and (o.search_vector @@ ${q}
-          or exists (select 1 from poll_options x where x.poll_id = o.id and x.search_vector @@ ${q}))
-          ${o!.after}${o!.order})
+          or exists (select 1 from poll_options x where x.poll_id = o.id and x.search_vector @@ ${q}))${newest('o')})
     ),
     top as (select * from hits order by created_at desc, id desc limit ${limit})
     select t.kind, t.id, t.post_id, ${headline(sql`t.doc`, q)} as marked,
