@@ -17,7 +17,8 @@
  * the CSV export of 100,000 users and a member's data export, with the server's RSS growth. Then
  * issue 18's auth-timing (auth-timing.ts): forgot-password and resend-verification must take as long
  * for an address nobody has as for a known one. Then issue 18's push-mixed and issue 22's push-parallel
- * (push-parallel.ts: 8 devices pushing batches of 100 into bubles of their own at once). It exits
+ * (push-parallel.ts: 8 devices pushing batches of 100 into bubles of their own at once). Then issue 23's
+ * search (search.ts: 100,000 posts, p95 of one connection's queries). It exits
  * non-zero when a request failed (non-2xx, connection error, timeout) or data was lost or doubled; a
  * missed target is printed as MISSED but does not fail the run, since wall-clock numbers depend on
  * the machine.
@@ -55,6 +56,7 @@ import { PUSH_MIXED, runPushMixed } from './push-mixed.ts'
 import { baseUrlsFrom, PUSH_PARALLEL, runPushParallel } from './push-parallel.ts'
 import { type Row, type Targets, table, verdictLines } from './report.ts'
 import { rssKb, sampleRss } from './rss.ts'
+import { runSearchBenchmark } from './search.ts'
 import { SEARCH_POSTS, SEARCH_USERS, seedAdminData } from './seed-admin.ts'
 import { seedEventsAndPolls } from './seed-events.ts'
 import { seedWall } from './seed-wall.ts'
@@ -772,7 +774,8 @@ async function main(): Promise<number> {
     const authTiming = await runAuthTimingBenchmarks({ signUp: () => signUp(baseUrl, database.url) }, only)
     const mixed = !only || only.includes(PUSH_MIXED) ? [await pushMixedWithLimits(database.url)] : []
     const parallel = !only || only.includes(PUSH_PARALLEL) ? [await pushParallel(baseUrl, database.url, dataDir)] : []
-    const results = [...streams, ...admin, ...devices, ...authTiming, ...mixed, ...parallel]
+    const search = await runSearchBenchmark(ctx, only)
+    const results = [...streams, ...admin, ...devices, ...authTiming, ...mixed, ...parallel, ...search]
     return failedRequests || results.some((result) => result.error) ? 1 : 0
   } finally {
     await stopServer(server)

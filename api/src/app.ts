@@ -17,6 +17,7 @@ import { privacyFeature } from './features/privacy/feature.ts'
 import { profileFeature } from './features/profile/feature.ts'
 import { pushFeature } from './features/push/feature.ts'
 import type { PushOptions } from './features/push/service.ts'
+import { searchFeature } from './features/search/feature.ts'
 import { storiesFeature } from './features/stories/feature.ts'
 import { type SyncOptions, syncFeature } from './features/sync/feature.ts'
 import { unreadFeature } from './features/unread/feature.ts'
@@ -86,6 +87,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
     donations: donationsFeature(deps),
     calendar: calendarFeature(deps, contentAdded),
     media: mediaFeature(deps),
+    search: searchFeature(deps),
   }
   const unread = unreadFeature(deps, unreadSourcesOf(content), pokes)
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm'
 import {
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -22,6 +23,19 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
  * that writes it (`NEXT_VERSION`). `buble_next_version()` (migration 0011, decision 91) makes it from the
  * writing transaction's id, so versions need no lock and a pull reads only those that have settled.
  */
+/**
+ * Full text search (decision 95): a row's words in the `simple` configuration (names and every word
+ * as written) and the `english` one (stems: "running" finds "run"), kept in a stored generated
+ * column with a GIN index, so a search never parses text again (features/search/queries.ts).
+ */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+const searchVectorOf = (doc: string) =>
+  tsvector('search_vector').generatedAlwaysAs(
+    sql.raw(`to_tsvector('simple'::regconfig, ${doc}) || to_tsvector('english'::regconfig, ${doc})`),
+  )
+/** The `search_vector` of a row whose searched text is column `column`. */
+const searchVector = (column: string) => searchVectorOf(`"${column}"`)
+
 const version = () => bigint('version', { mode: 'number' }).notNull().default(sql`buble_next_version()`)
 
 export const users = pgTable(
@@ -292,6 +306,7 @@ export const posts = pgTable(
     createdAt: createdAt(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
+    searchVector: searchVector('content'),
   },
   (t) => [
     index('posts_buble_position_idx').on(t.bubleId, t.position),
@@ -300,6 +315,9 @@ export const posts = pgTable(
     index('posts_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('posts_author_idx').on(t.authorId),
     index('posts_content_trgm_idx').using('gin', sql`${t.content} gin_trgm_ops`),
+    index('posts_search_idx').using('gin', t.searchVector),
+    // Search walks one buble's posts newest first when a word is common (features/search/queries.ts).
+    index('posts_buble_created_idx').on(t.bubleId, t.createdAt, t.id),
     index('posts_created_idx').on(t.createdAt, t.id),
     // The orphan-file job asks whether any post names a file.
     index('posts_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
@@ -325,11 +343,14 @@ export const comments = pgTable(
     isEdited: boolean('is_edited').notNull().default(false),
     createdAt: createdAt(),
     version: version(),
+    searchVector: searchVector('content'),
   },
   (t) => [
     index('comments_post_created_idx').on(t.postId, t.createdAt),
     index('comments_buble_version_idx').on(t.bubleId, t.version),
     index('comments_author_idx').on(t.authorId),
+    index('comments_search_idx').using('gin', t.searchVector),
+    index('comments_buble_created_idx').on(t.bubleId, t.createdAt, t.id),
   ],
 )
 
@@ -400,6 +421,7 @@ export const events = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
+    searchVector: searchVectorOf(`"title" || ' ' || coalesce("description", '') || ' ' || coalesce("location", '')`),
   },
   (t) => [
     index('events_buble_time_idx').on(t.bubleId, t.eventTime),
@@ -408,6 +430,7 @@ export const events = pgTable(
     index('events_buble_version_idx').on(t.bubleId, t.version),
     index('events_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('events_creator_idx').on(t.creatorId),
+    index('events_search_idx').using('gin', t.searchVector),
   ],
 )
 
@@ -482,6 +505,7 @@ export const polls = pgTable(
     createdAt: createdAt(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
+    searchVector: searchVector('question'),
   },
   (t) => [
     index('polls_buble_created_idx').on(t.bubleId, t.createdAt),
@@ -490,6 +514,7 @@ export const polls = pgTable(
     index('polls_creator_idx').on(t.creatorId),
     // The poll-closing job's scan: polls with a closing time not yet closed.
     index('polls_closing_idx').on(t.closesAt).where(sql`${t.closesAt} is not null and not ${t.closed}`),
+    index('polls_search_idx').using('gin', t.searchVector),
   ],
 )
 
@@ -503,8 +528,12 @@ export const pollOptions = pgTable(
     optionText: text('option_text').notNull(),
     position: integer('position').notNull(),
     votesCount: integer('votes_count').notNull().default(0),
+    searchVector: searchVector('option_text'),
   },
-  (t) => [index('poll_options_poll_idx').on(t.pollId, t.position)],
+  (t) => [
+    index('poll_options_poll_idx').on(t.pollId, t.position),
+    index('poll_options_search_idx').using('gin', t.searchVector),
+  ],
 )
 
 /**
@@ -573,6 +602,7 @@ export const chatMessages = pgTable(
     createdAt: createdAt(),
     addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
     version: version(),
+    searchVector: searchVector('content'),
   },
   (t) => [
     index('chat_messages_buble_created_idx').on(t.bubleId, t.createdAt, t.id),
@@ -581,6 +611,7 @@ export const chatMessages = pgTable(
     index('chat_messages_sender_idx').on(t.senderId),
     index('chat_messages_reply_idx').on(t.replyToId).where(sql`${t.replyToId} is not null`),
     index('chat_messages_image_idx').on(t.imageUrl).where(sql`${t.imageUrl} is not null`),
+    index('chat_messages_search_idx').using('gin', t.searchVector),
   ],
 )
 

@@ -47,9 +47,21 @@ const olderThan = (db: DeviceDb, bubleId: string, before: string, count: number)
  * from the oldest one shown on, so new messages add to the window instead of pushing old ones out
  * of it. `loadMore` widens it by another page of older ones.
  */
-export function useChatMessages(bubleId: string): PagedRows<LocalChatMessage> {
+export function useChatMessages(bubleId: string, focusId?: string | null): PagedRows<LocalChatMessage> {
   const { db } = useDevice()
   const [since, setSince] = useState<string | null>(null)
+  // A message opened from search (`focusId`): the window reaches back to it.
+  useEffect(() => {
+    if (!focusId) return
+    let current = true
+    void db.chat_messages.get(focusId).then((row) => {
+      const at = (row as LocalChatMessage | undefined)?.created_at
+      if (current && at && row?.buble_id === bubleId) setSince((shown) => (shown === null || at < shown ? at : shown))
+    })
+    return () => {
+      current = false
+    }
+  }, [db, bubleId, focusId])
   const result = useLiveQuery(
     () =>
       readWindow(db, bubleId, since).then(

@@ -33,9 +33,20 @@ async function newestPosts(db: DeviceDb, bubleId: string, limit: number, unpinne
  * last page came back full, as spec part 2 §2 says: with exactly ten posts it shows once, and the
  * next page, empty, hides it.
  */
-export function useWallPosts(bubleId: string): PagedRows<LocalPost> {
+export function useWallPosts(bubleId: string, focusId?: string | null): PagedRows<LocalPost> {
   const { db } = useDevice()
   const [limit, setLimit] = useState(WALL_PAGE_SIZE)
+  // A post opened from search (`focusId`): enough pages to reach it, however far down it is.
+  useEffect(() => {
+    if (!focusId) return
+    let current = true
+    void pagesTo(db, bubleId, focusId).then((pages) => {
+      if (current && pages > 0) setLimit((shown) => Math.max(shown, pages * WALL_PAGE_SIZE))
+    })
+    return () => {
+      current = false
+    }
+  }, [db, bubleId, focusId])
   const rows = useLiveQuery(() => newestPosts(db, bubleId, limit, true), [db, bubleId, limit])
   const hasMore = (rows?.length ?? 0) >= limit
   return {
@@ -60,6 +71,17 @@ export function usePinnedPosts(bubleId: string): LocalPost[] | undefined {
       .toArray()) as LocalPost[]
     return withCurrentMakers(db, bubleId, rows, 'author')
   }, [db, bubleId])
+}
+
+/** How many wall pages show post `postId` (0 when it is not on the device). */
+async function pagesTo(db: DeviceDb, bubleId: string, postId: string): Promise<number> {
+  const post = (await db.posts.get(postId)) as LocalPost | undefined
+  if (!post || post.buble_id !== bubleId) return 0
+  const newer = await db.posts
+    .where('[buble_id+created_at]')
+    .between([bubleId, post.created_at], [bubleId, Dexie.maxKey], true, true)
+    .count()
+  return Math.ceil(newer / WALL_PAGE_SIZE)
 }
 
 /** The newest `count` posts of a buble (the ticker's); undefined while loading. */

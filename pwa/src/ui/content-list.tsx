@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { EmptyState } from './empty-state.tsx'
 import { Spinner } from './spinner.tsx'
+import { foundItemProps, useFoundItem } from './use-found-item.ts'
 
 interface ContentListProps<T extends { id: string }> {
   title: string
@@ -22,6 +23,7 @@ export function ContentList<T extends { id: string }>({
   children,
 }: ContentListProps<T>) {
   const titleId = `${title.toLowerCase()}-title`
+  const found = useFoundItem(items)
   return (
     <section className="content-list" aria-labelledby={titleId}>
       <div className="card-head">
@@ -43,7 +45,9 @@ export function ContentList<T extends { id: string }>({
       ) : (
         <ol className="event-list" aria-label={title}>
           {items.map((item) => (
-            <li key={item.id}>{children(item)}</li>
+            <li key={item.id} {...foundItemProps(item.id, found)}>
+              {children(item)}
+            </li>
           ))}
         </ol>
       )}

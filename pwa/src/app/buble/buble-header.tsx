@@ -2,6 +2,7 @@ import type { MemberActor } from '@buble/shared/permissions'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { BubleActions } from '../../features/bubles/buble-actions.tsx'
 import { ChatLauncher } from '../../features/chat/chat-launcher.tsx'
+import { SearchLauncher } from '../../features/search/search-launcher.tsx'
 import { AvatarStack } from '../../ui/avatar-stack.tsx'
 import { plural } from '../../ui/format.ts'
 
@@ -33,6 +34,7 @@ export function BubleHeader({
         </div>
       </div>
       <div className="buble-head-side">
+        <SearchLauncher buble={buble} />
         <ChatLauncher buble={buble} />
         <BubleActions buble={buble} actor={actor} onRemoving={onRemoving} />
       </div>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useSearchParams } from 'react-router-dom'
 import { type LocalBuble, useMembers } from '../../data/bubles.ts'
@@ -20,6 +20,11 @@ export function ChatLauncher({ buble }: { buble: LocalBuble }) {
   // A chat notification opens the buble with `?chat=open` (api/src/features/push/sender.ts).
   const [params] = useSearchParams()
   const [open, setOpen] = useState(() => params.get('chat') === 'open')
+  // Search opens a message with `?chat=open&message=<id>`, on this page too.
+  const focusId = params.get('chat') === 'open' ? params.get('message') : null
+  useEffect(() => {
+    if (focusId) setOpen(true)
+  }, [focusId])
   const panelId = useId()
   const button = useRef<HTMLButtonElement>(null)
   const unread = useUnread(buble.id).chat
@@ -47,6 +52,8 @@ export function ChatLauncher({ buble }: { buble: LocalBuble }) {
       {open &&
         createPortal(
           <ChatPanel
+            key={focusId ?? ''}
+            focusId={focusId}
             id={panelId}
             buble={buble}
             actor={memberActorFor(buble, members, device.userId)}

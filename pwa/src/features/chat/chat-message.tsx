@@ -32,6 +32,8 @@ interface ChatMessageItemProps {
   current: boolean
   /** The first message shown: its actions open below it, where there is room. */
   first: boolean
+  /** The message opened from search: marked until the panel closes. */
+  found?: boolean
   actions: ChatActions
   onReply: (message: LocalChatMessage) => void
 }
@@ -44,7 +46,7 @@ const report = (what: string) => (err: unknown) => console.error(what, err)
  * (quick reactions, Reply, Edit, Delete) show on hover, on keyboard focus, or after a long press.
  */
 export function ChatMessageItem(props: ChatMessageItemProps) {
-  const { message, actor, userId, names, firstOfRun, lastOfRun, current, first, actions, onReply } = props
+  const { message, actor, userId, names, firstOfRun, lastOfRun, current, first, found, actions, onReply } = props
   const [editing, setEditing] = useState(false)
   const { copied, failed: copyFailed, copy } = useCopy()
   const [deleting, setDeleting] = useState(false)
@@ -101,6 +103,7 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
     first && 'is-first',
     pressed && 'is-pressed',
     focused && 'is-focused',
+    found && 'found-item',
   ]
 
   return (

@@ -28,6 +28,8 @@ interface ChatPanelProps {
   actor: MemberActor
   userId: string
   onClose: () => void
+  /** A message opened from search: shown, scrolled to and marked. */
+  focusId?: string | null
 }
 
 /**
@@ -37,16 +39,18 @@ interface ChatPanelProps {
  * on-screen keyboard so the composer stays above it. Escape closes. Arrow keys move between messages
  * (one of them is in the tab order); a focused message shows its actions.
  */
-export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps) {
+export function ChatPanel({ id, buble, actor, userId, onClose, focusId = null }: ChatPanelProps) {
   const titleId = useId()
-  const chat = useChatMessages(buble.id)
+  const chat = useChatMessages(buble.id, focusId)
   const actions = useChatActions()
   const now = useNow()
   const [replyTo, setReplyTo] = useState<LocalChatMessage | null>(null)
   const [announcement, setAnnouncement] = useState('')
   const list = useRef<HTMLDivElement>(null)
   const field = useRef<HTMLTextAreaElement>(null)
-  const atBottom = useRef(true)
+  // Opened on a message from search, the view stays where that message is.
+  const atBottom = useRef(focusId === null)
+  const shownFocus = useRef(false)
   /** Set while an older page loads: where the view was, and the message then first. */
   const anchor = useRef<{ fromBottom: number; firstId: string | undefined } | null>(null)
   const lastSeen = useRef<string | undefined>(undefined)
@@ -61,8 +65,18 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
   useKeyboardAwareHeight(panel)
 
   useEffect(() => {
-    field.current?.focus()
-  }, [])
+    if (focusId === null) field.current?.focus()
+  }, [focusId])
+
+  const focusShown = focusId !== null && messages?.some((m) => m.id === focusId) === true
+  useLayoutEffect(() => {
+    if (!focusShown || shownFocus.current) return
+    shownFocus.current = true
+    const item = list.current?.querySelector<HTMLElement>(`[data-message-id="${focusId}"]`)
+    item?.scrollIntoView({ block: 'center' })
+    setFocusedId(focusId)
+    item?.focus({ preventScroll: true })
+  }, [focusShown, focusId])
 
   // After each change: keep the view where it was over a page loaded above, or follow the bottom.
   useLayoutEffect(() => {
@@ -185,6 +199,7 @@ export function ChatPanel({ id, buble, actor, userId, onClose }: ChatPanelProps)
                   lastOfRun={entry.lastOfRun}
                   current={entry.message.id === currentId}
                   first={entry.message.id === messages[0]?.id}
+                  found={entry.message.id === focusId}
                   actions={actions}
                   onReply={reply}
                 />

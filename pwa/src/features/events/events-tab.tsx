@@ -9,6 +9,7 @@ import { useNow } from '../../data/wall.ts'
 import { ContentList } from '../../ui/content-list.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { draftOf, EventFormModal, type EventValues } from '../../ui/event-form-modal.tsx'
+import { foundItemProps, useFoundItem } from '../../ui/use-found-item.ts'
 import { EventCard } from './event-card.tsx'
 import { EVENT_TEXTS } from './event-texts.ts'
 
@@ -39,6 +40,7 @@ export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAc
   const mayCreate = can(actor, 'event.create')
   const close = () => setModal(null)
   const { upcoming, past } = splitByTime(events.rows ?? [], now)
+  const found = useFoundItem(past)
   const card = (event: LocalEvent, isPast: boolean) => (
     <EventCard
       event={event}
@@ -73,7 +75,9 @@ export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAc
           </h2>
           <ol className="event-list" aria-label={EVENT_TEXTS.pastHeading}>
             {past.map((event) => (
-              <li key={event.id}>{card(event, true)}</li>
+              <li key={event.id} {...foundItemProps(event.id, found)}>
+                {card(event, true)}
+              </li>
             ))}
           </ol>
         </section>

@@ -1,8 +1,10 @@
 import type { MemberActor } from '@buble/shared/permissions'
 import { MAX_PINNED_POSTS } from '@buble/shared/wall'
+import { useEffect, useRef } from 'react'
+import { useSearchParams } from 'react-router-dom'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
-import { useNow, usePinnedPosts, useWallActions, useWallPosts } from '../../data/wall.ts'
+import { type LocalPost, useNow, usePinnedPosts, useWallActions, useWallPosts } from '../../data/wall.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { PostCard } from './post-card.tsx'
@@ -12,22 +14,40 @@ import { WALL_TEXTS } from './wall-texts.ts'
 /** The wall: write a post, the pinned posts first (newest pin first), then the others newest first, ten more at a time. */
 export function WallTab({ buble, actor }: { buble: LocalBuble; actor: MemberActor }) {
   const { userId } = useDevice()
-  const posts = useWallPosts(buble.id)
+  // `?post=<id>`: a post opened from search, scrolled to and marked once it is on the wall.
+  const [params] = useSearchParams()
+  const focusId = params.get('post')
+  const posts = useWallPosts(buble.id, focusId)
   const pinned = usePinnedPosts(buble.id) ?? []
   const pinsFull = pinned.length >= MAX_PINNED_POSTS
+  const shownFocus = useRef<string | null>(null)
+  const focusShown = focusId !== null && [...pinned, ...(posts.rows ?? [])].some((post) => post.id === focusId)
+  useEffect(() => {
+    if (!focusShown || shownFocus.current === focusId) return
+    shownFocus.current = focusId
+    const item = document.getElementById(`post-${focusId}`)
+    item?.scrollIntoView({ block: 'center' })
+    item?.focus({ preventScroll: true })
+  }, [focusShown, focusId])
   const actions = useWallActions()
   const now = useNow()
+  const item = (post: LocalPost) => (
+    <li
+      key={post.id}
+      id={`post-${post.id}`}
+      className={post.id === focusId ? 'found-item' : undefined}
+      tabIndex={post.id === focusId ? -1 : undefined}
+    >
+      <PostCard post={post} actor={actor} userId={userId} now={now} actions={actions} pinsFull={pinsFull} />
+    </li>
+  )
 
   return (
     <section className="wall" aria-label="Wall">
       <PostComposer buble={buble} actions={actions} />
       {pinned.length > 0 && (
         <ol className="post-list pinned-posts" aria-label={WALL_TEXTS.pinnedTitle}>
-          {pinned.map((post) => (
-            <li key={post.id}>
-              <PostCard post={post} actor={actor} userId={userId} now={now} actions={actions} pinsFull={pinsFull} />
-            </li>
-          ))}
+          {pinned.map(item)}
         </ol>
       )}
       {posts.status !== 'ready' ? (
@@ -38,11 +58,7 @@ export function WallTab({ buble, actor }: { buble: LocalBuble; actor: MemberActo
         </EmptyState>
       ) : (
         <ol className="post-list" aria-label="Posts">
-          {posts.rows.map((post) => (
-            <li key={post.id}>
-              <PostCard post={post} actor={actor} userId={userId} now={now} actions={actions} pinsFull={pinsFull} />
-            </li>
-          ))}
+          {posts.rows.map(item)}
         </ol>
       )}
       {posts.hasMore && (

@@ -1,0 +1,42 @@
+/** Search in a buble (issue 23 §2, decision 95): members only, a page of hits newest first. */
+
+import {
+  type SearchHit,
+  type SearchPage,
+  type SearchQuery,
+  searchCursorOf,
+  snippetFromMarked,
+} from '@buble/shared/search'
+import type { Deps } from '../../deps.ts'
+import { requireMembership } from '../../lib/memberships.ts'
+import { MARK_CLOSE, MARK_OPEN, type SearchRow, searchBuble } from './queries.ts'
+
+const hitOf = (bubleId: string, row: SearchRow): SearchHit => ({
+  kind: row.kind,
+  id: row.id,
+  buble_id: bubleId,
+  post_id: row.post_id,
+  snippet: snippetFromMarked(row.marked, MARK_OPEN, MARK_CLOSE),
+  author: { id: row.author_id, name: row.author_name, avatar_url: row.author_avatar },
+  created_at: row.created_at,
+})
+
+export function searchService({ db }: Pick<Deps, 'db'>) {
+  return {
+    /** The hits for `query.q` in `bubleId`; 404 for a non-member, who must not learn the buble exists. */
+    async search(userId: string, bubleId: string, query: SearchQuery): Promise<SearchPage> {
+      await requireMembership(db, bubleId, userId)
+      // One more than the page tells whether another follows.
+      const rows = await searchBuble(db, bubleId, query.q, query.before, query.limit + 1)
+      const hasMore = rows.length > query.limit
+      const shown = rows.slice(0, query.limit)
+      const last = shown[shown.length - 1]
+      return {
+        results: shown.map((row) => hitOf(bubleId, row)),
+        hasMore,
+        before: hasMore && last ? searchCursorOf({ created_at: last.cursor_at, id: last.id }) : null,
+      }
+    },
+  }
+}
+export type SearchService = ReturnType<typeof searchService>
