@@ -15,6 +15,8 @@ import { push, type TestMutation } from '../../testing/sync.ts'
 import frozen from './frozen/queue-2026-11-28.json' with { type: 'json' }
 
 const everyFrozen: TestMutation[] = [...frozen.owner, ...frozen.member, ...frozen.ownerAfter]
+/** Kinds added after the queue was frozen (issue 23): no device of that day can have queued them. */
+const ADDED_SINCE: readonly string[] = ['post.pin', 'post.unpin']
 
 test('every mutation of the frozen queue still passes its args schema, and the queue names every kind', () => {
   for (const mutation of everyFrozen) {
@@ -24,7 +26,9 @@ test('every mutation of the frozen queue still passes its args schema, and the q
     expect(parsed.success, `${mutation.name}: ${parsed.error?.message}`).toBe(true)
   }
   // Online-only writes (invites, joining, leaving) are not in a device's offline queue.
-  const offline = Object.keys(MUTATION_ARGS).filter((name) => !/^(invite\.|buble\.leave)/.test(name))
+  const offline = Object.keys(MUTATION_ARGS).filter(
+    (name) => !/^(invite\.|buble\.leave)/.test(name) && !ADDED_SINCE.includes(name),
+  )
   expect(new Set(everyFrozen.map((mutation) => mutation.name))).toEqual(new Set(offline))
 })
 
