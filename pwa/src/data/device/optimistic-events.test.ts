@@ -28,7 +28,7 @@ const serverEvent = (id = E1, extra: Record<string, unknown> = {}): LocalRow => 
   created_at: AT,
   external_url: null,
   external_source: null,
-  rsvps: [{ user_id: bob.id, status: 'going', user: { name: bob.name } }],
+  rsvps: [{ user_id: bob.id, status: 'going', user: { name: bob.name }, occurrence: null }],
   ...extra,
 })
 
@@ -97,6 +97,7 @@ describe('what each event change does', () => {
       event_time: '2026-12-05T18:00:00.000Z',
       external_url: 'https://tickets.example.com/1',
       external_source: 'ticketmaster',
+      recurrence: null,
     }
     await apply(store, 'event.create', quiz)
     expect(await store.get('events', E2)).toEqual({
@@ -104,6 +105,9 @@ describe('what each event change does', () => {
       creator_id: alice.id,
       creator: { id: alice.id, name: alice.name, avatar_url: null },
       created_at: AT,
+      exdates: [],
+      series_id: null,
+      recurrence_id: null,
       rsvps: [],
       _pending: true,
     })
@@ -126,8 +130,8 @@ describe('what each event change does', () => {
     await apply(store, 'event.rsvp', { event_id: E1, status: 'maybe' })
     const row = await store.get('events', E1)
     expect(row?.rsvps).toEqual([
-      { user_id: bob.id, status: 'going', user: { name: bob.name } },
-      { user_id: alice.id, status: 'maybe', user: { name: alice.name } },
+      { user_id: bob.id, status: 'going', user: { name: bob.name }, occurrence: null },
+      { user_id: alice.id, status: 'maybe', user: { name: alice.name }, occurrence: null },
     ])
     expect(row?._pending).toBeUndefined()
   })
@@ -257,11 +261,12 @@ describe('votes and RSVPs over pulls and refusals', () => {
       user_id: alice.id,
       status: 'cant_go',
       user: { name: alice.name },
+      occurrence: null,
     })
     await settleResults(db, [{ id: refused, status: 'rejected', code: 'NOT_FOUND', message: 'Event not found' }], AT)
     expect((await db.events.get(E1))?.rsvps).toEqual([
-      { user_id: bob.id, status: 'going', user: { name: bob.name } },
-      { user_id: alice.id, status: 'going', user: { name: alice.name } },
+      { user_id: bob.id, status: 'going', user: { name: bob.name }, occurrence: null },
+      { user_id: alice.id, status: 'going', user: { name: alice.name }, occurrence: null },
     ])
     expect(await db.rejections.count()).toBe(1)
   })
