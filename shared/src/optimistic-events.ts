@@ -142,7 +142,10 @@ export const EVENTS_OPTIMISTIC: OptimisticOf<typeof EVENT_MUTATIONS & typeof POL
       }) satisfies BubleEvent,
   ),
   'event.update': {
-    touches: (args) => [{ table: 'events', id: args.id }, ...(args.new_id ? [{ table: 'events', id: args.new_id }] : [])],
+    touches: (args) => [
+      { table: 'events', id: args.id },
+      ...(args.new_id ? [{ table: 'events', id: args.new_id }] : []),
+    ],
     async apply(store, args, author, createdAt) {
       const { occurrence, new_id: newId } = args
       if (!args.scope || args.scope === 'all' || occurrence === undefined || newId === undefined) {
@@ -164,7 +167,9 @@ export const EVENTS_OPTIMISTIC: OptimisticOf<typeof EVENT_MUTATIONS & typeof POL
         ? plainDelete.apply(store, args, author, createdAt)
         : updateRow(store, 'events', args.id, (row) => withoutOccurrence(row, args.occurrence as string)),
   },
-  'event.rsvp': changeRow('events', 'event_id', (row, args, actor) => withRsvp(row, actor, args.status, args.occurrence)),
+  'event.rsvp': changeRow('events', 'event_id', (row, args, actor) =>
+    withRsvp(row, actor, args.status, args.occurrence),
+  ),
   // Option ids are derived as the server derives them, so a vote can follow a poll made offline.
   'poll.create': createRow(
     'polls',

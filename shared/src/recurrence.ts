@@ -13,7 +13,8 @@ import { isoToStockholmLocal, stockholmLocalToIso } from './time.ts'
 
 // rrule ships a CommonJS build for Node (named exports hidden behind `default`) and an ES module
 // build for bundlers (named exports only): take whichever this runtime gave.
-const { RRule, Weekday } = ('RRule' in rruleModule ? rruleModule : (rruleModule as { default: typeof rruleModule }).default)
+const { RRule, Weekday } =
+  'RRule' in rruleModule ? rruleModule : (rruleModule as { default: typeof rruleModule }).default
 
 /** At most this many occurrences in a series; an UNTIL at most this far after the first. */
 export const RECURRENCE_LIMITS = { maxCount: 100, minCount: 2, maxYears: 2 } as const
@@ -59,13 +60,18 @@ type Problem = { message: string } | { value: Recurrence }
 /** The rule read and checked (the first event's time aside); a problem's message is shown as it is. */
 export function readRecurrence(rule: string): Problem {
   const text = rule.trim().replace(/^RRULE:/i, '')
-  if (!/^[A-Z0-9=;,+\-]+$/i.test(text) || text.length > 200) return { message: RECURRENCE_MESSAGES.invalid }
+  if (!/^[A-Z0-9=;,+-]+$/i.test(text) || text.length > 200) return { message: RECURRENCE_MESSAGES.invalid }
   let options: ReturnType<typeof RRule.parseString>
   try {
     options = RRule.parseString(text)
   } catch {
     return { message: RECURRENCE_MESSAGES.invalid }
   }
+  const numbers = [options.count, options.interval, options.bymonthday].flat()
+  if (numbers.some((n) => n !== undefined && n !== null && !Number.isInteger(n)))
+    return { message: RECURRENCE_MESSAGES.invalid }
+  if (options.until !== undefined && options.until !== null && Number.isNaN(options.until.getTime()))
+    return { message: RECURRENCE_MESSAGES.invalid }
   const keys = new Set(text.split(';').map((part) => part.split('=')[0]?.toUpperCase()))
   const allowed = new Set(['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'BYMONTHDAY'])
   if (![...keys].every((key) => key && allowed.has(key))) return { message: RECURRENCE_MESSAGES.frequency }
@@ -75,7 +81,8 @@ export function readRecurrence(rule: string): Problem {
   else if (options.freq === RRule.MONTHLY && interval === 1) freq = 'monthly'
   else return { message: RECURRENCE_MESSAGES.frequency }
 
-  const days = options.byweekday == null ? [] : Array.isArray(options.byweekday) ? options.byweekday : [options.byweekday]
+  const days =
+    options.byweekday == null ? [] : Array.isArray(options.byweekday) ? options.byweekday : [options.byweekday]
   const monthDays =
     options.bymonthday == null ? [] : Array.isArray(options.bymonthday) ? options.bymonthday : [options.bymonthday]
   let weekday: Recurrence['weekday'] = null
@@ -176,10 +183,13 @@ export interface SeriesFields {
  * The series' occurrence starts (ISO, UTC) from `from` on (every one when absent), at most `limit`,
  * without those taken out (exdates). An event that does not repeat has its one time.
  */
-export function occurrences(series: SeriesFields, { from, limit = RECURRENCE_LIMITS.maxCount + 1 } = {} as {
-  from?: number
-  limit?: number
-}): string[] {
+export function occurrences(
+  series: SeriesFields,
+  { from, limit = RECURRENCE_LIMITS.maxCount + 1 } = {} as {
+    from?: number
+    limit?: number
+  },
+): string[] {
   const out: string[] = []
   if (series.recurrence === null) {
     if (from === undefined || Date.parse(series.event_time) >= from) out.push(new Date(series.event_time).toISOString())
@@ -268,8 +278,7 @@ export function ruleFromChoice(
   end: { until: string } | { count: number },
 ): string | null {
   if (choice === 'none') return null
-  const until =
-    'until' in end ? (stockholmLocalToIso(`${end.until}T23:59:59`) ?? end.until) : null
+  const until = 'until' in end ? (stockholmLocalToIso(`${end.until}T23:59:59`) ?? end.until) : null
   return recurrenceRule({
     freq: choice === 'weekly' || choice === 'biweekly' ? 'weekly' : 'monthly',
     interval: choice === 'biweekly' ? 2 : 1,
@@ -281,7 +290,11 @@ export function ruleFromChoice(
 }
 
 /** A rule as the form's choices, to edit it. */
-export function choiceOfRule(rule: string | null): { choice: RepeatChoice; until: string | null; count: number | null } {
+export function choiceOfRule(rule: string | null): {
+  choice: RepeatChoice
+  until: string | null
+  count: number | null
+} {
   if (rule === null) return { choice: 'none', until: null, count: null }
   const r = ruleOf(rule)
   const choice: RepeatChoice =
@@ -303,7 +316,8 @@ export function splitSeries(
   const r = ruleOf(series.recurrence)
   const all = occurrences({ ...series, exdates: [] })
   const index = all.indexOf(new Date(at).toISOString())
-  const before = index <= 0 ? null : recurrenceRule({ ...r, count: null, until: new Date(Date.parse(at) - 1000).toISOString() })
+  const before =
+    index <= 0 ? null : recurrenceRule({ ...r, count: null, until: new Date(Date.parse(at) - 1000).toISOString() })
   if (newRule !== undefined) return { before, after: newRule }
   const left = r.count === null ? null : r.count - Math.max(index, 0)
   // One time left is a single event; the rule needs two.

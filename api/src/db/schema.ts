@@ -385,10 +385,7 @@ export const events = pgTable(
     /** Recurring events (decision 97): an RRULE from `event_time`, null for an event that does not repeat. */
     recurrence: text('recurrence'),
     /** Occurrences taken out of the series: cancelled, or changed into an event of their own. */
-    exdates: timestamp('exdates', { withTimezone: true, mode: 'date' })
-      .array()
-      .notNull()
-      .default(sql`'{}'`),
+    exdates: timestamp('exdates', { withTimezone: true, mode: 'date' }).array().notNull().default(sql`'{}'`),
     /** An occurrence changed on its own: its series, and the start it had there (RECURRENCE-ID). */
     seriesId: uuid('series_id').references((): AnyPgColumn => events.id, { onDelete: 'cascade' }),
     recurrenceId: timestamp('recurrence_id', { withTimezone: true, mode: 'date' }),
@@ -425,10 +422,7 @@ export const eventRsvps = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.eventId, t.userId, t.occurrence] }),
-    index('event_rsvps_user_idx').on(t.userId),
-  ],
+  (t) => [primaryKey({ columns: [t.eventId, t.userId, t.occurrence] }), index('event_rsvps_user_idx').on(t.userId)],
 )
 
 /**

@@ -144,7 +144,9 @@ describe.each(backends())('events on %s', (backend) => {
       await call(c.revoked, 'POST', `/api/events/${event.id}/rsvp`, { status: 'maybe' }),
       200,
     )
-    expect(first.rsvps).toEqual([{ user_id: c.revoked.id, status: 'maybe', user: { name: c.revoked.name }, occurrence: null }])
+    expect(first.rsvps).toEqual([
+      { user_id: c.revoked.id, status: 'maybe', user: { name: c.revoked.name }, occurrence: null },
+    ])
     h().clock.advance(1000)
     await call(c.owner, 'POST', `/api/events/${event.id}/rsvp`, { status: 'going' })
     h().clock.advance(1000)

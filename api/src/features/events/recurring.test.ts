@@ -75,7 +75,10 @@ describe.each(backends())('recurring events on %s', (backend) => {
     ['FREQ=WEEKLY', 'Choose when the event stops repeating: a date or a number of times'],
     ['FREQ=WEEKLY;COUNT=500', 'An event can repeat 2 to 100 times'],
     ['FREQ=WEEKLY;COUNT=3;UNTIL=20270101T000000Z', 'Choose either an end date or a number of times, not both'],
-    ['FREQ=MONTHLY;BYDAY=2TU,3TU;COUNT=3', 'A monthly event repeats on one day of the month or on one weekday of the month'],
+    [
+      'FREQ=MONTHLY;BYDAY=2TU,3TU;COUNT=3',
+      'A monthly event repeats on one day of the month or on one weekday of the month',
+    ],
     ['not a rule', 'recurrence must be an RRULE such as FREQ=WEEKLY;COUNT=10'],
     ['FREQ=WEEKLY;UNTIL=20300101T000000Z', 'An event can repeat for at most 2 years'],
     ['FREQ=WEEKLY;UNTIL=20261001T000000Z', 'The end date must come after the first event'],
@@ -96,7 +99,10 @@ describe.each(backends())('recurring events on %s', (backend) => {
     const series = await createSeries(k.creator, k.bubleId)
     await expectStatus(await rsvp(k.member, series.id, { status: 'going', occurrence: WEEK2 }), 200)
     await expectStatus(await rsvp(k.member, series.id, { status: 'cant_go', occurrence: WEEK3 }), 200)
-    await expectStatus(await rsvp(k.owner, series.id, { status: 'maybe', occurrence: '2026-10-20T18:00:00+02:00' }), 200)
+    await expectStatus(
+      await rsvp(k.owner, series.id, { status: 'maybe', occurrence: '2026-10-20T18:00:00+02:00' }),
+      200,
+    )
     const changed = (await expectStatus(
       await rsvp(k.member, series.id, { status: 'maybe', occurrence: WEEK2 }),
       200,
@@ -123,9 +129,9 @@ describe.each(backends())('recurring events on %s', (backend) => {
     for (const [body, message] of refusals)
       expect(await expectStatus(await rsvp(k.member, series.id, body), 400)).toMatchObject({ message })
     const single = await createSeries(k.creator, k.bubleId, { recurrence: null })
-    expect(await expectStatus(await rsvp(k.member, single.id, { status: 'going', occurrence: START }), 400)).toMatchObject(
-      { message: 'occurrence is only for repeating events' },
-    )
+    expect(
+      await expectStatus(await rsvp(k.member, single.id, { status: 'going', occurrence: START }), 400),
+    ).toMatchObject({ message: 'occurrence is only for repeating events' })
   })
 
   test('“this event”: the occurrence becomes an event of its own with its answers; the series skips it', async () => {
@@ -223,10 +229,22 @@ describe.each(backends())('recurring events on %s', (backend) => {
         recurrence: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3',
       }),
       mutation('event.rsvp', { event_id: id, status: 'going', occurrence: START }),
-      mutation('event.update', { id, scope: 'this', occurrence: '2026-10-27T17:00:00Z', new_id: newId, location: 'Park' }),
+      mutation('event.update', {
+        id,
+        scope: 'this',
+        occurrence: '2026-10-27T17:00:00Z',
+        new_id: newId,
+        location: 'Park',
+      }),
       mutation('event.delete', { id, occurrence: '2026-11-10T17:00:00Z' }),
       mutation('event.rsvp', { event_id: id, status: 'going' }),
-      mutation('event.create', { id: randomUUID(), buble_id: k.bubleId, title: 'x', event_time: START, recurrence: 'FREQ=YEARLY;COUNT=2' }),
+      mutation('event.create', {
+        id: randomUUID(),
+        buble_id: k.bubleId,
+        title: 'x',
+        event_time: START,
+        recurrence: 'FREQ=YEARLY;COUNT=2',
+      }),
     ])
     expect(results.map((r) => [r.status, r.code])).toEqual([
       ['applied', undefined],
@@ -238,7 +256,13 @@ describe.each(backends())('recurring events on %s', (backend) => {
     ])
     // The same edit pushed again (a retry) changes nothing more.
     const replay = await push(h(), k.creator.token, [
-      mutation('event.update', { id, scope: 'this', occurrence: '2026-10-27T17:00:00Z', new_id: newId, location: 'Park' }),
+      mutation('event.update', {
+        id,
+        scope: 'this',
+        occurrence: '2026-10-27T17:00:00Z',
+        new_id: newId,
+        location: 'Park',
+      }),
     ])
     expect(replay[0]?.status).toBe('applied')
     const pulled = await pullAll(h(), k.member.token, cursor)
@@ -248,7 +272,11 @@ describe.each(backends())('recurring events on %s', (backend) => {
       exdates: ['2026-10-27T17:00:00.000Z', '2026-11-10T17:00:00.000Z'],
       rsvps: [{ user_id: k.creator.id, status: 'going', occurrence: START }],
     })
-    expect(last(newId)?.data).toMatchObject({ series_id: id, recurrence_id: '2026-10-27T17:00:00.000Z', location: 'Park' })
+    expect(last(newId)?.data).toMatchObject({
+      series_id: id,
+      recurrence_id: '2026-10-27T17:00:00.000Z',
+      location: 'Park',
+    })
     expect(await list(k.owner, k.bubleId)).toHaveLength(2)
 
     const [removed] = await push(h(), k.creator.token, [mutation('event.delete', { id })])

@@ -47,7 +47,11 @@ export function eventsRoutes({ events, lists, now }: EventsRouteDeps) {
     )
     .delete(
       '/events/:id',
-      describe({ tag, summary: 'Delete an event, or one occurrence of a repeating one (creator, owner or manage_events)', status: 204 }),
+      describe({
+        tag,
+        summary: 'Delete an event, or one occurrence of a repeating one (creator, owner or manage_events)',
+        status: 204,
+      }),
       validate('query', DeleteEventQuery),
       async (c) => {
         await events.deleteEvent(c.var.user, eventIdOf(c.req.param('id')), c.req.valid('query').occurrence)
@@ -56,7 +60,10 @@ export function eventsRoutes({ events, lists, now }: EventsRouteDeps) {
     )
     .post(
       '/events/:id/rsvp',
-      describe({ tag, summary: 'Answer an event, of a repeating one an occurrence (a new answer replaces the earlier one)' }),
+      describe({
+        tag,
+        summary: 'Answer an event, of a repeating one an occurrence (a new answer replaces the earlier one)',
+      }),
       validate('json', RsvpBody),
       async (c) => {
         const { status, occurrence } = c.req.valid('json')

@@ -80,9 +80,13 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
 
   /** An edit of the whole event (every occurrence): its rule checked against its time as they will be. */
   async function editAll(w: SyncWriter, event: EventRow, body: UpdateEventBody): Promise<void> {
-    if (body.recurrence != null && event.seriesId !== null) throw refuse('recurrence', RECURRENCE_MESSAGES.exceptionRepeats)
+    if (body.recurrence != null && event.seriesId !== null)
+      throw refuse('recurrence', RECURRENCE_MESSAGES.exceptionRepeats)
     if (body.recurrence !== undefined || body.event_time !== undefined)
-      checkSeries(body.event_time ?? event.eventTime.toISOString(), body.recurrence !== undefined ? body.recurrence : event.recurrence)
+      checkSeries(
+        body.event_time ?? event.eventTime.toISOString(),
+        body.recurrence !== undefined ? body.recurrence : event.recurrence,
+      )
     await kit.touch(w, event, changesOf(body))
   }
 
@@ -91,7 +95,14 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     w: SyncWriter,
     series: EventRow,
     body: UpdateEventBody,
-    row: { id: string; eventTime: string; recurrence: string | null; exdates: Date[]; seriesId: string | null; recurrenceId: Date | null },
+    row: {
+      id: string
+      eventTime: string
+      recurrence: string | null
+      exdates: Date[]
+      seriesId: string | null
+      recurrenceId: Date | null
+    },
   ): Promise<void> {
     const version = await w.takeVersion()
     const at = now()
@@ -148,7 +159,12 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
   ) {
     const start = body.event_time ?? occurrence
     const by = Date.parse(start) - Date.parse(occurrence)
-    const { before, after } = splitSeries(seriesOf(series) as ReturnType<typeof seriesOf> & { recurrence: string }, occurrence, start, body.recurrence)
+    const { before, after } = splitSeries(
+      seriesOf(series) as ReturnType<typeof seriesOf> & { recurrence: string },
+      occurrence,
+      start,
+      body.recurrence,
+    )
     checkSeries(start, after)
     const from = Date.parse(occurrence)
     const later = series.exdates.filter((date) => date.getTime() >= from)
@@ -175,7 +191,11 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     // Occurrences changed on their own belong to the new series from now on.
     const detached = await w.tx
       .update(events)
-      .set({ seriesId: newId, recurrenceId: sql`${events.recurrenceId} + make_interval(secs => ${by / 1000})`, version: NEXT_VERSION })
+      .set({
+        seriesId: newId,
+        recurrenceId: sql`${events.recurrenceId} + make_interval(secs => ${by / 1000})`,
+        version: NEXT_VERSION,
+      })
       .where(and(eq(events.seriesId, series.id), gte(events.recurrenceId, new Date(from))))
       .returning({ id: events.id })
     if (detached.length > 0) w.changed(series.bubleId, 'event')
@@ -253,7 +273,8 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
         // The same edit sent again (a retried push) finds its new event made: nothing more to do.
         if ((await kit.claim(w.tx, newId, user.id, eq(events.bubleId, event.bubleId))) === 'existing')
           return loadEvent(w.tx, eventId)
-        if (!isOccurrence(seriesOf(event), occurrence)) throw refuse('occurrence', RECURRENCE_MESSAGES.occurrenceNotFound)
+        if (!isOccurrence(seriesOf(event), occurrence))
+          throw refuse('occurrence', RECURRENCE_MESSAGES.occurrenceNotFound)
         const series = { ...event, recurrence: event.recurrence }
         if (scope === 'this') await editThis(w, series, occurrence, newId, fields)
         // From the first occurrence on is every occurrence.
