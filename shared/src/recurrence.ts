@@ -330,3 +330,44 @@ function startsOk(start: string, r: Recurrence): string {
   const adjusted = r.weekday ? { ...r, weekday: weekdayOfMonth(start) } : r
   return recurrenceRule(adjusted)
 }
+
+/** An event as the list shows it: at its shown occurrence, with that occurrence's answers only. */
+export type AtOccurrence<E> = E & {
+  /** The occurrence's start for a repeating event (what an RSVP names), else null. */
+  occurrence: string | null
+  /** The series' first time (`event_time` as stored). */
+  series_time: string
+}
+
+/**
+ * The event at the occurrence the list shows (`shownOccurrence`): its `event_time` that
+ * occurrence's and its RSVPs that occurrence's; an event that does not repeat as it is. Null for a
+ * series with no occurrence left.
+ */
+export function atShownOccurrence<E extends SeriesFields & { rsvps: readonly { occurrence?: string | null }[] }>(
+  event: E,
+  now: number,
+): AtOccurrence<E> | null {
+  const recurrence = event.recurrence ?? null
+  if (recurrence === null) return { ...event, occurrence: null, series_time: event.event_time }
+  const shown = shownOccurrence({ ...event, recurrence }, now)
+  if (shown === null) return null
+  return {
+    ...event,
+    event_time: shown,
+    occurrence: shown,
+    series_time: event.event_time,
+    rsvps: event.rsvps.filter((rsvp) => rsvp.occurrence === shown),
+  }
+}
+
+/** A repeat choice as the form names it for an event at `eventTime` ('Monthly on the second Tuesday'). */
+export function repeatChoiceLabel(choice: RepeatChoice, eventTime: string | null): string {
+  if (choice === 'none') return 'Does not repeat'
+  if (choice === 'weekly') return 'Weekly'
+  if (choice === 'biweekly') return 'Every 2 weeks'
+  if (!eventTime) return choice === 'monthly_day' ? 'Monthly on the same day' : 'Monthly on the same weekday'
+  if (choice === 'monthly_day') return `Monthly on day ${Number(isoToStockholmLocal(eventTime).slice(8, 10))}`
+  const { n, day } = weekdayOfMonth(eventTime)
+  return `Monthly on the ${ORDINALS[n]} ${WEEKDAY_NAMES[day]}`
+}

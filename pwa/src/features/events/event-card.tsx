@@ -1,5 +1,6 @@
 import { RSVP_LABELS, RSVP_STATUSES, type Rsvp, type RsvpStatus } from '@buble/shared/events'
 import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
+import { type AtOccurrence, recurrenceLabel } from '@buble/shared/recurrence'
 import { useRef, useState } from 'react'
 import type { EventActions, LocalEvent } from '../../data/events.ts'
 import { Alert } from '../../ui/alert.tsx'
@@ -13,7 +14,8 @@ import './events.css'
 import { useCalendarDownload } from './use-calendar-download.ts'
 
 interface EventCardProps {
-  event: LocalEvent
+  /** At the occurrence the list shows (a repeating event's next one), with that occurrence's answers. */
+  event: AtOccurrence<LocalEvent>
   actor: MemberActor
   userId: string
   online: boolean
@@ -53,7 +55,7 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
   const answer = async (status: RsvpStatus) => {
     setSaving(true)
     try {
-      await actions.rsvp(event.id, status)
+      await actions.rsvp(event.id, status, event.occurrence)
       stopAsking(status)
     } catch (err) {
       console.error(ERROR_TEXTS.performAction, err)
@@ -66,7 +68,13 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
   const remove = () =>
     ask({
       title: 'Delete event?',
-      body: <p>{event.title} and its answers are removed for everyone in this Buble.</p>,
+      body: event.recurrence ? (
+        <p>
+          {event.title} {EVENT_TEXTS.deleteSeries}
+        </p>
+      ) : (
+        <p>{event.title} and its answers are removed for everyone in this Buble.</p>
+      ),
       confirmLabel: 'Delete event',
       busyLabel: 'Deleting…',
       danger: true,
@@ -92,6 +100,7 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
           <time dateTime={event.event_time}>{formatEventMoment(event.event_time)}</time>
           {event.location && <span>{event.location}</span>}
         </p>
+        {event.recurrence && <p className="event-repeat">{recurrenceLabel(event.recurrence, event.series_time)}</p>}
       </ItemHead>
 
       {event.description && <p className="event-description">{event.description}</p>}
