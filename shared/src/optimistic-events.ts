@@ -116,7 +116,7 @@ const withoutOccurrence = (row: LocalRow, occurrence: string): LocalRow => {
   const event = row as unknown as BubleEvent
   return {
     ...row,
-    exdates: [...(event.exdates ?? []), at],
+    exdates: [...(event.exdates ?? []).filter((date) => date !== at), at],
     rsvps: (event.rsvps ?? []).filter((rsvp) => rsvp.occurrence !== at),
     _pending: true,
   }
@@ -153,11 +153,11 @@ export const EVENTS_OPTIMISTIC: OptimisticOf<typeof EVENT_MUTATIONS & typeof POL
         return plainEdit.apply(store, { id: args.id, ...fields }, author, createdAt)
       }
       const row = await store.get('events', args.id)
-      if (!row) return
+      // Its new event already here: the edit is in these rows (run again, or pulled from the server).
+      if (!row || (await store.get('events', newId))) return
       const { series, created } = editOccurrences(row as unknown as BubleEvent, { ...args, occurrence, new_id: newId })
       await store.put('events', { ...row, ...series, _pending: true })
-      if (created && !(await store.get('events', newId)))
-        await store.put('events', { ...(created as unknown as LocalRow), _pending: true })
+      if (created) await store.put('events', { ...(created as unknown as LocalRow), _pending: true })
     },
   },
   'event.delete': {
