@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { occurrences } from '@buble/shared/recurrence'
+import ICAL from 'ical.js'
 import { describe, expect, test } from 'vitest'
 import { backends } from '../../testing/databases.ts'
 import { mutation, pullAll, push } from '../../testing/sync.ts'
@@ -284,5 +285,25 @@ describe.each(backends())('recurring events on %s', (backend) => {
     const after = await pullAll(h(), k.member.token, pulled.cursor)
     const dels = after.changes.filter((x) => x.entity === 'event' && x.op === 'del').map((x) => x.id)
     expect(dels.sort()).toEqual([id, newId].sort())
+  })
+
+  test('“Add to calendar” of a series: RRULE and EXDATE on Stockholm’s clock, read back by ical.js', async () => {
+    const k = await club()
+    const series = await createSeries(k.creator, k.bubleId)
+    expect((await call(k.creator, 'DELETE', `/api/events/${series.id}?occurrence=${WEEK2}`)).status).toBe(204)
+    const res = await call(k.member, 'GET', `/api/events/${series.id}/calendar.ics`)
+    expect(res.status).toBe(200)
+    const text = await res.text()
+    expect(text).toContain('DTSTART;TZID=Europe/Stockholm:20261013T180000\r\n')
+    expect(text).toContain('RRULE:FREQ=WEEKLY;COUNT=4\r\n')
+    expect(text).toContain('EXDATE;TZID=Europe/Stockholm:20261020T180000\r\n')
+    const vevent = new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')
+    const event = new ICAL.Event(vevent as ICAL.Component)
+    expect(event.isRecurring()).toBe(true)
+    const expand = event.iterator()
+    const starts: string[] = []
+    for (let next = expand.next(); next; next = expand.next()) starts.push(next.toString())
+    // Every occurrence at 18:00 on the wall clock, across the change of time, the cancelled one left out.
+    expect(starts).toEqual(['2026-10-13T18:00:00', '2026-10-27T18:00:00', '2026-11-03T18:00:00'])
   })
 })
