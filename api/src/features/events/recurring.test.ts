@@ -135,6 +135,32 @@ describe.each(backends())('recurring events on %s', (backend) => {
     ).toMatchObject({ message: 'occurrence is only for repeating events' })
   })
 
+  test('“all events”: a series moved an hour keeps its answers and cancelled dates; a single event made to repeat keeps its answer', async () => {
+    const k = await club()
+    const series = await createSeries(k.creator, k.bubleId)
+    await expectStatus(await rsvp(k.member, series.id, { status: 'going', occurrence: WEEK3 }), 200)
+    expect((await call(k.creator, 'DELETE', `/api/events/${series.id}?occurrence=${WEEK2}`)).status).toBe(204)
+    const later = (iso: string) => new Date(Date.parse(iso) + 3600_000).toISOString()
+    const moved = (await expectStatus(
+      await call(k.creator, 'PUT', `/api/events/${series.id}`, { event_time: later(START) }),
+      200,
+    )) as EventAnswer
+    expect(moved).toMatchObject({ event_time: later(START), exdates: [later(WEEK2)] })
+    expect(moved.rsvps.map((r) => [r.occurrence, r.status])).toEqual([[later(WEEK3), 'going']])
+
+    const single = await createSeries(k.creator, k.bubleId, { recurrence: null })
+    await expectStatus(await rsvp(k.member, single.id, { status: 'maybe' }), 200)
+    const repeating = (await expectStatus(
+      await call(k.creator, 'PUT', `/api/events/${single.id}`, { recurrence: 'FREQ=WEEKLY;COUNT=2' }),
+      200,
+    )) as EventAnswer
+    expect(repeating.rsvps.map((r) => [r.occurrence, r.status])).toEqual([[START, 'maybe']])
+    const bad = await call(k.creator, 'PUT', `/api/events/${single.id}`, { recurrence: 'FREQ=DAILY;COUNT=2' })
+    expect(await expectStatus(bad, 400)).toMatchObject({
+      message: 'An event can repeat weekly, every two weeks or monthly',
+    })
+  })
+
   test('“this event”: the occurrence becomes an event of its own with its answers; the series skips it', async () => {
     const k = await club()
     const series = await createSeries(k.creator, k.bubleId)

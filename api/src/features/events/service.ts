@@ -82,12 +82,25 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
   async function editAll(w: SyncWriter, event: EventRow, body: UpdateEventBody): Promise<void> {
     if (body.recurrence != null && event.seriesId !== null)
       throw refuse('recurrence', RECURRENCE_MESSAGES.exceptionRepeats)
+    const recurrence = body.recurrence !== undefined ? body.recurrence : event.recurrence
     if (body.recurrence !== undefined || body.event_time !== undefined)
-      checkSeries(
-        body.event_time ?? event.eventTime.toISOString(),
-        body.recurrence !== undefined ? body.recurrence : event.recurrence,
-      )
-    await kit.touch(w, event, changesOf(body))
+      checkSeries(body.event_time ?? event.eventTime.toISOString(), recurrence)
+    const oldTime = event.eventTime.toISOString()
+    const newTime = body.event_time ?? oldTime
+    const by = Date.parse(newTime) - Date.parse(oldTime)
+    if (by === 0 && recurrence === event.recurrence) return kit.touch(w, event, changesOf(body))
+    // Moved in time, or repeating otherwise: taken-out dates and answers move with it, where they
+    // still fall on an occurrence (a single event's answer is its first occurrence's, and back).
+    const exdates = event.exdates.map((date) => new Date(date.getTime() + by))
+    const moved = { event_time: newTime, recurrence, exdates: exdates.map((d) => d.toISOString()) }
+    const answers = await w.tx.delete(eventRsvps).where(eq(eventRsvps.eventId, event.id)).returning()
+    const kept = answers.flatMap((rsvp) => {
+      const at = shifted(rsvp.occurrence || oldTime, by)
+      if (recurrence === null) return at === newTime ? [{ ...rsvp, occurrence: '' }] : []
+      return isOccurrence(moved, at) ? [{ ...rsvp, occurrence: at }] : []
+    })
+    if (kept.length > 0) await w.tx.insert(eventRsvps).values(kept)
+    await kit.touch(w, event, { ...changesOf(body), exdates: recurrence === null ? [] : exdates })
   }
 
   /** A new event row from a series' fields and an edit's (a changed occurrence, or the series after a split). */
