@@ -305,6 +305,12 @@ describe.each(backends())('recurring events on %s', (backend) => {
       location: 'Park',
     })
     expect(await list(k.owner, k.bubleId)).toHaveLength(2)
+    // The occurrence changed on its own is not new content: one new event on the tab, not two.
+    const counters = (await (await call(k.member, 'GET', `/api/unread/buble/${k.bubleId}`)).json()) as {
+      contentType: string
+      unreadCount: number
+    }[]
+    expect(counters.find((x) => x.contentType === 'events')?.unreadCount).toBe(1)
 
     const [removed] = await push(h(), k.creator.token, [mutation('event.delete', { id })])
     expect(removed?.status).toBe('applied')

@@ -135,7 +135,8 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
       recurrenceId: row.recurrenceId,
       createdAt: at,
       updatedAt: at,
-      addedVersion: version,
+      // Not new content (a part of its series, which counted when it was added): never unread.
+      addedVersion: 0,
       version,
     })
     w.changed(series.bubleId, 'event')
