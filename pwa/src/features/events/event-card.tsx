@@ -8,6 +8,7 @@ import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { formatEventMoment } from '../../ui/format.ts'
 import { ItemHead } from '../../ui/item-head.tsx'
 import { useConfirm } from '../../ui/use-confirm.tsx'
+import { DeleteScopeDialog } from './edit-scope-dialog.tsx'
 import { EVENT_TEXTS } from './event-texts.ts'
 import { RsvpConfirm } from './rsvp-confirm.tsx'
 import './events.css'
@@ -65,21 +66,19 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
     }
   }
 
+  // A repeating event asks whether only the occurrence shown goes, or the whole series.
+  const [deletingSeries, setDeletingSeries] = useState(false)
   const remove = () =>
-    ask({
-      title: 'Delete event?',
-      body: event.recurrence ? (
-        <p>
-          {event.title} {EVENT_TEXTS.deleteSeries}
-        </p>
-      ) : (
-        <p>{event.title} and its answers are removed for everyone in this Buble.</p>
-      ),
-      confirmLabel: 'Delete event',
-      busyLabel: 'Deleting…',
-      danger: true,
-      run: () => actions.deleteEvent(event.id),
-    })
+    event.recurrence && event.occurrence
+      ? setDeletingSeries(true)
+      : ask({
+          title: 'Delete event?',
+          body: <p>{event.title} and its answers are removed for everyone in this Buble.</p>,
+          confirmLabel: 'Delete event',
+          busyLabel: 'Deleting…',
+          danger: true,
+          run: () => actions.deleteEvent(event.id),
+        })
 
   return (
     <article className={`card event-card${past ? ' is-past' : ''}`} aria-labelledby={`event-${event.id}`}>
@@ -175,6 +174,17 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
       )}
       {calendar.error && <Alert kind="error">{calendar.error}</Alert>}
       {dialog}
+      {deletingSeries && event.occurrence && (
+        <DeleteScopeDialog
+          title={event.title}
+          onDelete={(scope) =>
+            scope === 'this'
+              ? actions.deleteEvent(event.id, event.occurrence ?? undefined)
+              : actions.deleteEvent(event.id)
+          }
+          onCancel={() => setDeletingSeries(false)}
+        />
+      )}
     </article>
   )
 }

@@ -24,6 +24,9 @@ export const EVENT_TEXTS = {
   editThis: 'This event',
   editFollowing: 'This and following events',
   cancel: 'Cancel',
-  deleteSeries: 'and every time it repeats are removed for everyone in this Buble, with their answers.',
+  deleteScopeTitle: 'Delete repeating event?',
+  deleteScopeBody: 'delete only this event, or every time it repeats? Their answers go with them.',
+  deleteThis: 'Delete this event',
+  deleteAll: 'Delete all events',
   nextTime: 'Next:',
 } as const

@@ -375,9 +375,18 @@ test('a repeating event shows its next occurrence with its own answers; RSVP and
   expect(await card('Long run')).toHaveTextContent('Maybe (1)Alice Example')
   await waitFor(() => expect(within(run).getByText('Tue 19 Jan 2027, 18:00 CET')).toBeInTheDocument())
 
-  // The outbox keeps both, in order (a server that does not answer holds the second back).
+  // Deleting asks: this occurrence (the last left here), or all; the series then has none to show.
+  await app.user.click(within(run).getByRole('button', { name: 'Delete event' }))
+  const del = screen.getByRole('dialog', { name: 'Delete repeating event?' })
+  expect(within(del).getByRole('button', { name: 'Cancel' })).toHaveFocus()
+  await app.user.click(within(del).getByRole('button', { name: 'Delete this event' }))
+  await waitFor(() => expect(screen.queryByRole('article', { name: 'Run' })).toBeNull())
+  expect(await card('Long run')).toBeInTheDocument()
+
+  // The outbox keeps them, in order (a server that does not answer holds the later ones back).
   const queued = await app.device.current()!.db.outbox.orderBy('seq').toArray()
-  expect(queued.map((entry) => entry.name)).toEqual(['event.rsvp', 'event.update'])
+  expect(queued.map((entry) => entry.name)).toEqual(['event.rsvp', 'event.update', 'event.delete'])
+  expect(queued[2]!.args).toEqual({ id: expect.any(String), occurrence: third })
   expect(queued[0]!.args).toMatchObject({ status: 'maybe', occurrence: second })
   expect(queued[1]!.args).toMatchObject({ scope: 'this', occurrence: second, title: 'Long run' })
   expect(Object.keys(queued[1]!.args as object).sort()).toEqual(['id', 'new_id', 'occurrence', 'scope', 'title'])
