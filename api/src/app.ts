@@ -5,6 +5,7 @@ import type { Deps } from './deps.ts'
 import { adminFeature } from './features/admin/feature.ts'
 import { authFeature } from './features/auth/feature.ts'
 import { bublesFeature } from './features/bubles/feature.ts'
+import { calendarFeature } from './features/calendar/feature.ts'
 import { chatFeature } from './features/chat/feature.ts'
 import { donationsFeature } from './features/donations/feature.ts'
 import { eventsFeature } from './features/events/feature.ts'
@@ -82,6 +83,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
       ...{ wall: wall.service, events: events.service, polls: polls.service },
     }),
     donations: donationsFeature(deps),
+    calendar: calendarFeature(deps, contentAdded),
   }
   const unread = unreadFeature(deps, unreadSourcesOf(content), pokes)
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })

@@ -28,7 +28,7 @@ export interface Database {
   groupDb: Db
   kind: 'pglite' | 'postgres'
   /** Runs `fn` only when this process holds the transaction-scoped advisory lock `key`; false otherwise. */
-  withAdvisoryLock(key: number, fn: (tx: Tx) => Promise<void>): Promise<boolean>
+  withAdvisoryLock(key: number, fn: (tx: Tx) => Promise<unknown>): Promise<boolean>
   /**
    * Hears NOTIFY on `channel` (from this process or any other on the same database). `onLost` runs
    * when the listening connection drops (notifications may be missed from then on), `onGap` when it
@@ -365,7 +365,7 @@ async function listenPostgres(
   }
 }
 
-async function runLocked(db: Db, key: number, fn: (tx: Tx) => Promise<void>): Promise<boolean> {
+async function runLocked(db: Db, key: number, fn: (tx: Tx) => Promise<unknown>): Promise<boolean> {
   return db.transaction(async (tx) => {
     const rows = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${key}) as locked`)
     const locked = (rows as unknown as { rows: { locked: boolean }[] }).rows[0]?.locked === true

@@ -48,6 +48,16 @@ export const users = pgTable(
     deletionScheduledFor: timestamp('deletion_scheduled_for', { withTimezone: true, mode: 'date' }),
     /** The profile's global switch for web push: off, nothing is pushed to any of their devices. */
     pushEnabled: boolean('push_enabled').notNull().default(true),
+    /** When event reminders are pushed (shared/src/calendar.ts): none, 1 hour or 1 day before. */
+    eventReminder: text('event_reminder', { enum: ['none', '1h', '1d'] })
+      .notNull()
+      .default('1h'),
+    /**
+     * The private calendar feed (decision 96): the secret is derived from the server's signing key,
+     * this serial and the user id; only its SHA-256 is stored, to find the member. A reset bumps the serial.
+     */
+    calendarFeedSerial: integer('calendar_feed_serial').notNull().default(0),
+    calendarFeedHash: text('calendar_feed_hash'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -59,6 +69,7 @@ export const users = pgTable(
     index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
     // The admin lists and their CSV exports read newest first, in keyset batches.
     index('users_created_idx').on(t.createdAt, t.id),
+    uniqueIndex('users_calendar_feed_hash_key').on(t.calendarFeedHash),
   ],
 )
 
@@ -397,6 +408,8 @@ export const events = pgTable(
   },
   (t) => [
     index('events_buble_time_idx').on(t.bubleId, t.eventTime),
+    // The reminder job's each-minute look at what starts soon, across bubles (decision 96).
+    index('events_time_idx').on(t.eventTime),
     index('events_buble_version_idx').on(t.bubleId, t.version),
     index('events_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('events_creator_idx').on(t.creatorId),
@@ -423,6 +436,29 @@ export const eventRsvps = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.userId, t.occurrence] }), index('event_rsvps_user_idx').on(t.userId)],
+)
+
+/**
+ * Event reminders already sent, one per event, member and start (decision 96): the job claims a row
+ * before pushing, so across runs and nodes a reminder goes once, and an event moved to a new start
+ * reminds again at its new time.
+ */
+export const eventRemindersSent = pgTable(
+  'event_reminders_sent',
+  {
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.userId, t.startsAt] }),
+    index('event_reminders_sent_user_idx').on(t.userId),
+  ],
 )
 
 /**

@@ -22,6 +22,8 @@ const PUBLIC_PATHS: readonly RegExp[] = [
   // The public preview of an invite code (GET only: accepting it is /accept, which needs a token).
   /^\/api\/bubles\/invites\/[^/]+$/,
   /^\/api\/donations\//,
+  // A member's private calendar feed: the secret in the address is the credential (decision 96).
+  /^\/api\/calendar\/[^/]+$/,
 ]
 
 export const isPublicPath = (path: string): boolean => PUBLIC_PATHS.some((re) => re.test(path))

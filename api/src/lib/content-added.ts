@@ -17,6 +17,8 @@ export interface ContentAdded {
   /** A short line for a notification: "Ann posted", "New event: Lucia dinner". */
   title: string
   body: string
+  /** Only these members are told (an event's reminder); unset, every member but the actor. */
+  recipients?: readonly string[]
 }
 
 type Listener = (added: ContentAdded) => void

@@ -10,7 +10,9 @@ export interface Job {
   name: string
   /** A stable number naming this job's advisory lock. */
   lockKey: number
-  run(tx: Tx, now: Date): Promise<void>
+  /** May answer what to do once its transaction has committed (side effects, such as pushes, leave then). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: most jobs answer nothing (an async function's void).
+  run(tx: Tx, now: Date): Promise<void | (() => void)>
 }
 
 export interface Scheduler {
@@ -27,7 +29,14 @@ export function createScheduler(database: Database, jobs: readonly Job[], log: L
     const ran: string[] = []
     for (const job of jobs) {
       try {
-        if (await database.withAdvisoryLock(job.lockKey, (tx) => job.run(tx, now))) ran.push(job.name)
+        let afterCommit: (() => void) | undefined
+        const locked = await database.withAdvisoryLock(job.lockKey, async (tx) => {
+          afterCommit = (await job.run(tx, now)) ?? undefined
+        })
+        if (locked) {
+          ran.push(job.name)
+          afterCommit?.()
+        }
       } catch (err) {
         log.error('job failed', { job: job.name, err })
       }

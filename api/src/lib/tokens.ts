@@ -1,6 +1,6 @@
 /** Access tokens (HS256 JWTs, 7 days) and the random one-time tokens sent by mail. */
 
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
 import { jwtVerify, SignJWT } from 'jose'
 
@@ -14,6 +14,11 @@ export interface AccessTokens {
   sign(user: { id: string; tokenVersion: number }): Promise<string>
   /** The claims of a valid, unexpired token, or null for anything else. */
   verify(token: string): Promise<TokenClaims | null>
+  /**
+   * A URL-safe secret made from the signing key, `purpose` and `input` (HMAC-SHA-256): the same
+   * answer every time, so a secret the database never holds can be shown again (a calendar feed's).
+   */
+  derive(purpose: string, input: string): string
 }
 
 // Signature checks are the costly part of a request; a token string already proven genuine is
@@ -26,6 +31,7 @@ export function createAccessTokens(secret: string): AccessTokens {
   const key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
   const verified = new Map<string, TokenClaims & { exp: number }>()
   return {
+    derive: (purpose, input) => createHmac('sha256', secret).update(`${purpose}\0${input}`).digest('base64url'),
     sign: async (user) =>
       new SignJWT({ tv: user.tokenVersion })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

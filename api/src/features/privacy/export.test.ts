@@ -160,7 +160,7 @@ describe.each(backends())('data export on %s', (backend) => {
     for (const name of JSON_FILES) expect(() => read(alice, name), name).not.toThrow()
   })
 
-  test('profile.json is the user with created_at and the push preference', () => {
+  test('profile.json is the user with created_at, the push preference and the reminder choice', () => {
     expect(read(alice, 'profile.json')).toMatchObject({
       id: s.alice.id,
       name: 'Alice Export',
@@ -171,6 +171,7 @@ describe.each(backends())('data export on %s', (backend) => {
       avatar_url: s.avatar,
       created_at: h.clock.now.toISOString(),
       push_enabled: true,
+      event_reminder: '1h',
       deletion_scheduled_for: null,
     })
   })

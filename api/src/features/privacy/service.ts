@@ -33,6 +33,7 @@ export function jsonArray(rows: AsyncIterable<object[]>): Readable {
 const profileOf = (user: UserRow) => ({
   ...toUser(user),
   push_enabled: user.pushEnabled,
+  event_reminder: user.eventReminder,
   deletion_scheduled_for: user.deletionScheduledFor?.toISOString() ?? null,
   updated_at: user.updatedAt.toISOString(),
 })

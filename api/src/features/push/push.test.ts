@@ -7,6 +7,8 @@ import pg from 'pg'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { pushSubscriptions, users } from '../../db/schema.ts'
+import { createScheduler } from '../../lib/jobs.ts'
+import { createLogger } from '../../lib/log.ts'
 import { backends, runElsewhere, type TestDatabase } from '../../testing/databases.ts'
 import { createHarness, type Harness, uniqueEmail } from '../../testing/harness.ts'
 import { PUSH_MESSAGES, pushService } from './service.ts'
@@ -165,6 +167,48 @@ describe.each(backends())('web push on %s', (backend) => {
         .from(pushSubscriptions)
         .where(eq(pushSubscriptions.endpoint, `${service.origin}${path}`))
     )[0]
+
+  test("an event's reminder is pushed once, after the job's commit, only to the members going or maybe", async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const carol = await user('Carol')
+    const buble = await createBuble(alice, 'Reminder Club')
+    await join(alice, bob, buble.id)
+    await join(alice, carol, buble.id)
+    const start = new Date(h.clock.now.getTime() + 3 * 60 * 60_000)
+    const created = await h.call('POST', `/api/bubles/${buble.id}/events`, {
+      token: alice.token,
+      body: { title: 'Book night', location: 'The library', event_time: start.toISOString() },
+    })
+    const event = await created.json()
+    for (const [who, status] of [
+      [alice, 'going'],
+      [bob, 'maybe'],
+      [carol, 'cant_go'],
+    ] as const)
+      await h.call('POST', `/api/events/${event.id}/rsvp`, { token: who.token, body: { status } })
+    await h.call('PUT', '/api/users/calendar', { token: alice.token, body: { reminder: 'none' } })
+    await h.services.pushSending.idle()
+    await subscribe(alice, '/alice-r')
+    const bobDevice = await subscribe(bob, '/bob-r')
+    await subscribe(carol, '/carol-r')
+    service.received.length = 0
+
+    const job = h.services.jobs.find((j) => j.name === 'event-reminders')!
+    const at = new Date(start.getTime() - 60 * 60_000)
+    for (let run = 0; run < 2; run++) await createScheduler(h.database, [job], createLogger('silent')).runOnce(at)
+    await h.services.pushSending.idle()
+
+    expect(service.received.map((r) => r.path)).toEqual(['/bob-r'])
+    expect(JSON.parse(decrypt(service.received[0]!.body, bobDevice))).toMatchObject({
+      type: 'unread',
+      buble_id: buble.id,
+      contentType: 'events',
+      title: 'Book night starts in 1 hour',
+      body: 'Reminder Club · The library',
+      url: `/bubles/${buble.slug}/events`,
+    })
+  })
 
   test('the VAPID public key is public', async () => {
     const res = await h.call('GET', '/api/push/vapid-public-key')

@@ -87,7 +87,10 @@ export function pushSender(
     const buble = await audiences.load(added.bubleId)
     if (!buble) return
     // Never told of their own content.
-    const rows = buble.subscriptions.filter((subscription) => subscription.user_id !== added.actorId)
+    const only = added.recipients && new Set(added.recipients)
+    const rows = buble.subscriptions.filter(
+      (subscription) => subscription.user_id !== added.actorId && (!only || only.has(subscription.user_id)),
+    )
     const byUser = new Map<string, Subscription[]>()
     for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
     const counters = await unread.membersCounters(db, added.bubleId, [...byUser.keys()])

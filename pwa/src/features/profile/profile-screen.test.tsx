@@ -8,6 +8,16 @@ const PROFILE = 'GET /api/users/profile'
 
 const down = json(500, { message: 'Database down', code: 'INTERNAL_ERROR' })
 
+// The Calendar section's own load, so that its alerts stay out of the form's.
+const CALENDAR = {
+  'GET /api/users/calendar': () =>
+    json(200, {
+      reminder: '1h',
+      feed_url: 'webcal://buble.test/api/calendar/x.ics',
+      feed_http_url: 'http://buble.test/api/calendar/x.ics',
+    }),
+}
+
 test('a load failure shows "Failed to Load Profile" and Try Again loads it', async () => {
   vi.spyOn(console, 'warn').mockImplementation(() => {})
   const app = renderApp({
@@ -55,6 +65,7 @@ test('editing refuses a one-letter name, then saves name and bio', async () => {
     api: {
       [PROFILE]: json(200, aliceProfile),
       'PUT /api/users/profile': json(200, { ...alice, name: 'Alice B', bio: 'Hello' }),
+      ...CALENDAR,
     },
   })
   expect(await screen.findByText('Regular User')).toBeInTheDocument()
@@ -100,7 +111,7 @@ test('a failed save shows the server message, else "Failed to update profile"', 
   const app = renderApp({
     route: '/profile',
     user: alice,
-    api: { [PROFILE]: json(200, aliceProfile), 'PUT /api/users/profile': new TypeError('offline') },
+    api: { [PROFILE]: json(200, aliceProfile), 'PUT /api/users/profile': new TypeError('offline'), ...CALENDAR },
   })
   await app.user.click(await screen.findByRole('button', { name: 'Edit Profile' }))
   await app.user.click(screen.getByRole('button', { name: 'Save changes' }))

@@ -8,6 +8,7 @@ import { UnsyncedChangesDialog } from '../../ui/unsynced-changes-dialog.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { useFlash } from '../../ui/use-flash.ts'
 import { AccountDeletion } from './account-deletion.tsx'
+import { CalendarSection } from './calendar-section.tsx'
 import { ChangePasswordModal } from './change-password-modal.tsx'
 import { DataExportSection } from './data-export.tsx'
 import { NotificationsSection } from './notifications-section.tsx'
@@ -127,6 +128,8 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
       )}
 
       <NotificationsSection />
+
+      <CalendarSection />
 
       <DataExportSection />
 

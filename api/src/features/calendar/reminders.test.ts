@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import type { ContentAdded } from '../../lib/content-added.ts'
+import { createScheduler, type Job } from '../../lib/jobs.ts'
+import { createLogger } from '../../lib/log.ts'
+import { backends } from '../../testing/databases.ts'
+import { clubSuite, type Person } from '../../testing/test-club.ts'
+import { claimReminders, REMINDER_GRACE_MS } from './reminders.ts'
+
+/**
+ * Event reminders (decision 96): the per-minute job, run with the harness's clock, and what it hands
+ * to Web Push (the content-added bus, with the members to tell).
+ */
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+describe.each(backends())('event reminders on %s', (backend) => {
+  const { h, call, club, expectStatus } = clubSuite(backend)
+  let heard: ContentAdded[]
+  let stop: () => void
+  beforeEach(() => {
+    heard = []
+    stop = h().services.contentAdded.listen((added) => {
+      if (added.recipients) heard.push(added)
+    })
+  })
+  afterEach(() => stop())
+
+  const job = (): Job => h().services.jobs.find((j) => j.name === 'event-reminders')!
+  const scheduler = () => createScheduler(h().database, [job()], createLogger('silent'))
+  /** Runs the job at the harness's time; answers what it pushed, as [title, members] sorted. */
+  async function runAt(at: Date = h().clock.now) {
+    const before = heard.length
+    expect(await scheduler().runOnce(at)).toEqual(['event-reminders'])
+    return pushed(heard.slice(before))
+  }
+  const pushed = (notices: ContentAdded[]) =>
+    notices.map((n) => [n.title, [...(n.recipients ?? [])].sort()] as const).sort(([a], [b]) => a.localeCompare(b))
+
+  async function eventAt(k: { owner: Person; bubleId: string }, title: string, start: Date) {
+    return expectStatus(
+      await call(k.owner, 'POST', `/api/bubles/${k.bubleId}/events`, { title, event_time: start.toISOString() }),
+      201,
+    )
+  }
+  const rsvp = async (who: Person, eventId: string, status: string) =>
+    expectStatus(await call(who, 'POST', `/api/events/${eventId}/rsvp`, { status }), 200)
+  const choose = async (who: Person, reminder: string) =>
+    expectStatus(await call(who, 'PUT', '/api/users/calendar', { reminder }), 200)
+  const ids = (...people: Person[]) => people.map((p) => p.id).sort()
+
+  test('an hour before, once, to the members going or maybe who chose 1 hour', async () => {
+    const k = await club()
+    const start = new Date(h().clock.now.getTime() + 3 * HOUR)
+    const event = await eventAt(k, 'Book night', start)
+    await rsvp(k.owner, event.id, 'going')
+    await rsvp(k.member, event.id, 'maybe')
+    await rsvp(k.admin, event.id, 'cant_go')
+    await rsvp(k.moderator, event.id, 'going')
+    await choose(k.moderator, 'none')
+    // The manager chose a day before: that time passed long ago, so nothing is sent late.
+    await rsvp(k.manager, event.id, 'going')
+    await choose(k.manager, '1d')
+
+    expect(await runAt()).toEqual([])
+    expect(await runAt(new Date(start.getTime() - HOUR - MINUTE))).toEqual([])
+    const due = new Date(start.getTime() - HOUR + 30_000)
+    expect(await runAt(due)).toEqual([['Book night starts in 1 hour', ids(k.owner, k.member)]])
+    const notice = heard.at(-1)!
+    expect(notice).toMatchObject({ bubleId: k.bubleId, contentType: 'events', body: k.bubleName })
+    // Later runs and a second node's run find them claimed.
+    expect(await runAt(due)).toEqual([])
+    expect(await runAt(new Date(due.getTime() + MINUTE))).toEqual([])
+    // A member who answers going after their time passed long ago is not reminded late.
+    await rsvp(k.creator, event.id, 'going')
+    expect(await runAt(new Date(start.getTime() - HOUR + REMINDER_GRACE_MS + MINUTE))).toEqual([])
+  })
+
+  test('a day before for those who chose it; a moved event reminds again at its new time', async () => {
+    const k = await club()
+    const start = new Date(h().clock.now.getTime() + 2 * 24 * HOUR)
+    const event = await eventAt(k, 'Walk', start)
+    await rsvp(k.member, event.id, 'going')
+    await choose(k.member, '1d')
+    await rsvp(k.owner, event.id, 'going')
+    expect(await runAt(new Date(start.getTime() - 24 * HOUR))).toEqual([['Walk starts tomorrow', ids(k.member)]])
+    expect(await runAt(new Date(start.getTime() - HOUR))).toEqual([['Walk starts in 1 hour', ids(k.owner)]])
+
+    const moved = new Date(start.getTime() + 24 * HOUR)
+    await expectStatus(await call(k.owner, 'PUT', `/api/events/${event.id}`, { event_time: moved.toISOString() }), 200)
+    expect(await runAt(new Date(moved.getTime() - 24 * HOUR))).toEqual([['Walk starts tomorrow', ids(k.member)]])
+    expect(await runAt(new Date(moved.getTime() - HOUR))).toEqual([['Walk starts in 1 hour', ids(k.owner)]])
+    expect(await runAt(new Date(moved.getTime() - HOUR))).toEqual([])
+  })
+
+  test('no reminder for a deleted event, nor for a member who left the buble', async () => {
+    const k = await club()
+    const start = new Date(h().clock.now.getTime() + 5 * HOUR)
+    const gone = await eventAt(k, 'Called off', start)
+    const kept = await eventAt(k, 'Still on', start)
+    for (const event of [gone, kept]) {
+      await rsvp(k.member, event.id, 'going')
+      await rsvp(k.creator, event.id, 'going')
+    }
+    await expectStatus(await call(k.owner, 'DELETE', `/api/events/${gone.id}`), 204)
+    await expectStatus(await call(k.creator, 'DELETE', `/api/bubles/${k.bubleId}/members/${k.creator.id}`), 204)
+    expect(await runAt(new Date(start.getTime() - HOUR))).toEqual([['Still on starts in 1 hour', ids(k.member)]])
+  })
+
+  test('two nodes running the job at once, and two runs racing past the lock, send each reminder once', async () => {
+    const k = await club()
+    const start = new Date(h().clock.now.getTime() + 4 * HOUR)
+    const first = await eventAt(k, 'Race one', start)
+    const second = await eventAt(k, 'Race two', new Date(start.getTime() + 10 * MINUTE))
+    for (const event of [first, second]) {
+      await rsvp(k.member, event.id, 'going')
+      await rsvp(k.admin, event.id, 'maybe')
+    }
+    // Two schedulers (two nodes) on one database: the advisory lock lets one run, the claims hold the rest.
+    const at = new Date(start.getTime() - HOUR)
+    const before = heard.length
+    await Promise.all([scheduler().runOnce(at), scheduler().runOnce(at)])
+    expect(pushed(heard.slice(before))).toEqual([['Race one starts in 1 hour', ids(k.member, k.admin)]])
+
+    // Two transactions claiming at once without the lock: the unique claim lets one of them have each.
+    const later = new Date(start.getTime() + 10 * MINUTE - HOUR)
+    const claims = await Promise.all([
+      h().database.db.transaction((tx) => claimReminders(tx, later)),
+      h().database.db.transaction((tx) => claimReminders(tx, later)),
+    ])
+    expect(pushed(claims.flat())).toEqual([['Race two starts in 1 hour', ids(k.member, k.admin)]])
+  })
+})
