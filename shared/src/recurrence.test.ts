@@ -81,6 +81,14 @@ describe('recurrence rules', () => {
     expect(isOccurrence(series, '2026-10-27T18:00:00+01:00')).toBe(true)
   })
 
+  test('a weekly series of the longest end allowed (2 years) is expanded to its last occurrence', () => {
+    const series = { event_time: START, recurrence: 'FREQ=WEEKLY;UNTIL=20281013T160000Z' }
+    const all = occurrences(series)
+    expect(all).toHaveLength(105)
+    expect(all.at(-1)).toBe('2028-10-10T16:00:00.000Z')
+    expect(isOccurrence(series, '2028-10-10T16:00:00.000Z')).toBe(true)
+  })
+
   test('count and until bound the series', () => {
     expect(occurrences({ event_time: START, recurrence: 'FREQ=WEEKLY;COUNT=2' })).toHaveLength(2)
     expect(occurrences({ event_time: START, recurrence: 'FREQ=WEEKLY;UNTIL=20261027T170000Z' })).toHaveLength(3)

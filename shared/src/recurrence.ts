@@ -16,6 +16,9 @@ import { isoToStockholmLocal, stockholmLocalToIso } from './time.ts'
 const { RRule, Weekday } =
   'RRule' in rruleModule ? rruleModule : (rruleModule as { default: typeof rruleModule }).default
 
+/** The most occurrences any allowed rule has: weekly for 2 years (COUNT stops at 100). */
+const MAX_OCCURRENCES = 53 * 2 + 1
+
 /** At most this many occurrences in a series; an UNTIL at most this far after the first. */
 export const RECURRENCE_LIMITS = { maxCount: 100, minCount: 2, maxYears: 2 } as const
 
@@ -185,7 +188,7 @@ export interface SeriesFields {
  */
 export function occurrences(
   series: SeriesFields,
-  { from, limit = RECURRENCE_LIMITS.maxCount + 1 } = {} as {
+  { from, limit = MAX_OCCURRENCES } = {} as {
     from?: number
     limit?: number
   },
