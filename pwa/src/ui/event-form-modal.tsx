@@ -209,7 +209,7 @@ function RepeatFields({
   const time = draft.time.trim() ? fromLocalInput(draft.time) : null
   const set = (key: keyof EventDraft) => (value: string) => onChange({ ...draft, [key]: value })
   return (
-    <fieldset className="plain-fieldset repeat-fields">
+    <div className="repeat-fields">
       <SelectField
         label="Repeat"
         value={draft.repeat}
@@ -244,7 +244,7 @@ function RepeatFields({
           )}
         </>
       )}
-    </fieldset>
+    </div>
   )
 }
 

@@ -284,6 +284,11 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
         if (event.recurrence === null) throw refuse('scope', RECURRENCE_MESSAGES.scopeNotRecurring)
         if (occurrence === undefined || newId === undefined)
           throw refuse('occurrence', RECURRENCE_MESSAGES.scopeNeedsOccurrence)
+        // From the first occurrence on is every occurrence: the series itself changes, no new event.
+        if (scope === 'following' && occurrence === event.eventTime.toISOString()) {
+          await editAll(w, event, fields)
+          return loadEvent(w.tx, eventId)
+        }
         // The same edit sent again (a retried push) finds its new event made: nothing more to do.
         if ((await kit.claim(w.tx, newId, user.id, eq(events.bubleId, event.bubleId))) === 'existing')
           return loadEvent(w.tx, eventId)
@@ -291,8 +296,6 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
           throw refuse('occurrence', RECURRENCE_MESSAGES.occurrenceNotFound)
         const series = { ...event, recurrence: event.recurrence }
         if (scope === 'this') await editThis(w, series, occurrence, newId, fields)
-        // From the first occurrence on is every occurrence.
-        else if (occurrence === event.eventTime.toISOString()) await editAll(w, event, fields)
         else await editFollowing(w, series, occurrence, newId, fields)
         return loadEvent(w.tx, eventId)
       })
