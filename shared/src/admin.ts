@@ -325,7 +325,7 @@ export const AdminCreateBubleBody = z.object({
 export type AdminCreateBubleBody = z.infer<typeof AdminCreateBubleBody>
 
 /** The same fields as a member's edit: the fields sent change, the rest stay. */
-export const AdminUpdateEventBody = UpdateEventBody
+export const AdminUpdateEventBody = UpdateEventBody.omit({ scope: true, occurrence: true, new_id: true })
 export type AdminUpdateEventBody = z.infer<typeof AdminUpdateEventBody>
 
 export const AdminUpdatePollBody = z.object({ question: PollQuestion })

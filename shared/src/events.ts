@@ -3,11 +3,16 @@
 import { z } from 'zod'
 import { ClientId, type MemberRef } from './bubles.ts'
 import { LIMITS } from './constants.ts'
+import { RecurrenceRule } from './recurrence.ts'
 import { hasControlCharacters, isStorableInstant, STORABLE_YEARS } from './text.ts'
 
 export const RSVP_STATUSES = ['going', 'maybe', 'cant_go'] as const
 export type RsvpStatus = (typeof RSVP_STATUSES)[number]
 export const RsvpStatusSchema = z.enum(RSVP_STATUSES, { error: 'status must be going, maybe or cant_go' })
+
+export const EDIT_SCOPES = ['all', 'this', 'following'] as const
+export type EditScope = (typeof EDIT_SCOPES)[number]
+export const EditScopeSchema = z.enum(EDIT_SCOPES, { error: 'scope must be all, this or following' })
 
 /** The buttons of an event card, in their order (spec part 2 §2). */
 export const RSVP_LABELS: Readonly<Record<RsvpStatus, string>> = {
@@ -88,6 +93,8 @@ export const CreateEventBody = z.object({
   event_time: EventTime,
   external_url: ExternalUrl,
   external_source: ExternalSource,
+  /** An RRULE (shared/recurrence.ts); absent or null: the event does not repeat. */
+  recurrence: RecurrenceRule,
 })
 export type CreateEventBody = z.infer<typeof CreateEventBody>
 
@@ -97,16 +104,29 @@ export const UpdateEventBody = z.object({
   description: EventDescription.optional(),
   location: EventLocation.optional(),
   event_time: EventTime.optional(),
+  /** A new rule; null: the event stops repeating. */
+  recurrence: RecurrenceRule.optional(),
+  /**
+   * Of a repeating event, what the edit changes: every occurrence ('all', the default), the one
+   * starting at `occurrence` ('this': it becomes an event of its own, `new_id`), or that one and
+   * those after it ('following': a new series `new_id` from it, the old one ends before it).
+   */
+  scope: EditScopeSchema.optional(),
+  occurrence: EventTime.optional(),
+  new_id: ClientId.optional(),
 })
 export type UpdateEventBody = z.infer<typeof UpdateEventBody>
 
-export const RsvpBody = z.object({ status: RsvpStatusSchema })
+/** `occurrence`: of a repeating event, the start of the one answered (required there, refused elsewhere). */
+export const RsvpBody = z.object({ status: RsvpStatusSchema, occurrence: EventTime.optional() })
 export type RsvpBody = z.infer<typeof RsvpBody>
 
 export interface Rsvp {
   user_id: string
   status: RsvpStatus
   user: { name: string }
+  /** Of a repeating event, the start of the occurrence answered; null for an event that does not repeat. */
+  occurrence: string | null
 }
 
 export interface BubleEvent {
@@ -121,6 +141,13 @@ export interface BubleEvent {
   created_at: string
   external_url: string | null
   external_source: string | null
+  /** An RRULE: the event repeats from `event_time` (shared/recurrence.ts); null: it does not. */
+  recurrence: string | null
+  /** Occurrences taken out of the series (cancelled, or changed into an event of their own). */
+  exdates: string[]
+  /** An occurrence changed on its own: its series, and the start it had there. */
+  series_id: string | null
+  recurrence_id: string | null
   rsvps: Rsvp[]
 }
 

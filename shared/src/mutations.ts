@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { UpdateProfileBody } from './auth.ts'
 import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from './bubles.ts'
 import { asMessage, ChatReactionBody, EditMessageBody, SendMessageFields } from './chat.ts'
-import { CreateEventBody, RsvpBody, UpdateEventBody } from './events.ts'
+import { CreateEventBody, EventTime, RsvpBody, UpdateEventBody } from './events.ts'
 import { CreatePollBody, UpdatePollBody, VoteBody } from './polls.ts'
 import { ContentTypeSchema } from './unread.ts'
 import { CreateCommentBody, CreatePostBody, ReactionBody, UpdateCommentBody, UpdatePostBody } from './wall.ts'
@@ -50,7 +50,7 @@ export const WALL_MUTATIONS = {
 export const EVENT_MUTATIONS = {
   'event.create': CreateEventBody.extend({ id: ClientId, buble_id: BubleId }),
   'event.update': UpdateEventBody.extend({ id: EntityId }),
-  'event.delete': z.object({ id: EntityId }),
+  'event.delete': z.object({ id: EntityId, occurrence: EventTime.optional() }),
   'event.rsvp': RsvpBody.extend({ event_id: EventId }),
 }
 

@@ -14,21 +14,24 @@ import {
   type LocalRow,
   memberRefOf,
   type OptimisticOf,
+  updateRow,
 } from './device-rows.ts'
 import type { BubleEvent, Rsvp } from './events.ts'
-import type { EVENT_MUTATIONS, POLL_MUTATIONS } from './mutations.ts'
+import type { EVENT_MUTATIONS, MutationArgs, POLL_MUTATIONS } from './mutations.ts'
 import { chosenOptionIds, type Poll, type PollOption, pollOptionId, withVote } from './polls.ts'
+import { isOccurrence, splitSeries } from './recurrence.ts'
 
 type VoteState = Pick<
   Poll,
   'options' | 'totalVotes' | 'votersCount' | 'userVote' | 'userVotes' | 'hasVoted' | 'secret' | 'hide_results'
 >
 
-/** The actor's answer in place of their earlier one (where it stood), or added last. */
-function withRsvp(row: LocalRow, actor: DeviceAuthor, status: Rsvp['status']): LocalRow {
+/** The actor's answer (to one occurrence of a repeating event) in place of their earlier one (where it stood), or added last. */
+function withRsvp(row: LocalRow, actor: DeviceAuthor, status: Rsvp['status'], occurrence?: string): LocalRow {
   const rsvps = (row.rsvps as Rsvp[] | undefined) ?? []
-  const mine: Rsvp = { user_id: actor.id, status, user: { name: actor.name } }
-  const at = rsvps.findIndex((rsvp) => rsvp.user_id === actor.id)
+  const key = occurrence ?? null
+  const mine: Rsvp = { user_id: actor.id, status, user: { name: actor.name }, occurrence: key }
+  const at = rsvps.findIndex((rsvp) => rsvp.user_id === actor.id && (rsvp.occurrence ?? null) === key)
   return { ...row, rsvps: at < 0 ? [...rsvps, mine] : rsvps.map((rsvp, i) => (i === at ? mine : rsvp)) }
 }
 
@@ -65,6 +68,72 @@ function voted(row: LocalRow, optionIds: readonly string[]): LocalRow {
 const definedOf = (fields: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
 
+type EventEdit = MutationArgs<'event.update'>
+const shifted = (iso: string, by: number) => new Date(Date.parse(iso) + by).toISOString()
+
+/**
+ * "This event" and "This and following events" (decision 97), as the server does them: the series
+ * changes (a date taken out, or its rule ended before the occurrence) and a new row `new_id` holds
+ * the occurrence (or the rest of the series) with the edit's fields and the answers that follow it.
+ */
+function editOccurrences(
+  series: BubleEvent,
+  { scope, occurrence, new_id: newId, id: _id, ...fields }: EventEdit & { occurrence: string; new_id: string },
+): { series: Partial<BubleEvent>; created: BubleEvent | null } {
+  const changes = definedOf(fields) as Partial<BubleEvent>
+  const at = new Date(occurrence).toISOString()
+  const base = { ...series, ...changes, id: newId, exdates: [] as string[], series_id: null, recurrence_id: null }
+  if (scope === 'this')
+    return {
+      series: { exdates: [...series.exdates, at], rsvps: series.rsvps.filter((rsvp) => rsvp.occurrence !== at) },
+      created: {
+        ...base,
+        event_time: fields.event_time ?? at,
+        recurrence: null,
+        series_id: series.id,
+        recurrence_id: at,
+        rsvps: series.rsvps.filter((rsvp) => rsvp.occurrence === at).map((rsvp) => ({ ...rsvp, occurrence: null })),
+      },
+    }
+  // From the first occurrence on is every occurrence.
+  if (at === new Date(series.event_time).toISOString() || series.recurrence === null)
+    return { series: changes, created: null }
+  const start = fields.event_time ?? at
+  const by = Date.parse(start) - Date.parse(at)
+  const { before, after } = splitSeries({ ...series, recurrence: series.recurrence }, at, start, fields.recurrence)
+  const later = series.exdates.filter((date) => date >= at)
+  const next = { event_time: start, recurrence: after, exdates: later.map((date) => shifted(date, by)) }
+  const rsvps = series.rsvps.flatMap((rsvp): Rsvp[] => {
+    if (rsvp.occurrence === null || rsvp.occurrence < at) return []
+    const moved = shifted(rsvp.occurrence, by)
+    if (after === null) return moved === start ? [{ ...rsvp, occurrence: null }] : []
+    return isOccurrence(next, moved) ? [{ ...rsvp, occurrence: moved }] : []
+  })
+  return {
+    series: {
+      recurrence: before,
+      exdates: series.exdates.filter((date) => date < at),
+      rsvps: series.rsvps.filter((rsvp) => rsvp.occurrence === null || rsvp.occurrence < at),
+    },
+    created: { ...base, event_time: start, recurrence: after, exdates: after === null ? [] : next.exdates, rsvps },
+  }
+}
+
+/** One occurrence cancelled: taken out of the series, with its answers. */
+const withoutOccurrence = (row: LocalRow, occurrence: string): LocalRow => {
+  const at = new Date(occurrence).toISOString()
+  const event = row as unknown as BubleEvent
+  return {
+    ...row,
+    exdates: [...(event.exdates ?? []).filter((date) => date !== at), at],
+    rsvps: (event.rsvps ?? []).filter((rsvp) => rsvp.occurrence !== at),
+    _pending: true,
+  }
+}
+
+const plainEdit = editRow<{ id: string }>('events', (_row, { id: _id, ...fields }) => definedOf(fields))
+const plainDelete = deleteRow<{ id: string }>('events')
+
 export const EVENTS_OPTIMISTIC: OptimisticOf<typeof EVENT_MUTATIONS & typeof POLL_MUTATIONS> = {
   // The args are the event's own fields (validated, blanks as null): the row is them and its maker.
   'event.create': createRow(
@@ -75,12 +144,41 @@ export const EVENTS_OPTIMISTIC: OptimisticOf<typeof EVENT_MUTATIONS & typeof POL
         creator_id: actor.id,
         creator: memberRefOf(actor),
         created_at: createdAt,
+        exdates: [],
+        series_id: null,
+        recurrence_id: null,
         rsvps: [],
       }) satisfies BubleEvent,
   ),
-  'event.update': editRow('events', (_row, { id: _id, ...fields }) => definedOf(fields)),
-  'event.delete': deleteRow('events'),
-  'event.rsvp': changeRow('events', 'event_id', (row, args, actor) => withRsvp(row, actor, args.status)),
+  'event.update': {
+    touches: (args) => [
+      { table: 'events', id: args.id },
+      ...(args.new_id ? [{ table: 'events', id: args.new_id }] : []),
+    ],
+    async apply(store, args, author, createdAt) {
+      const { occurrence, new_id: newId } = args
+      if (!args.scope || args.scope === 'all' || occurrence === undefined || newId === undefined) {
+        const { id: _id, scope: _scope, occurrence: _at, new_id: _new, ...fields } = args
+        return plainEdit.apply(store, { id: args.id, ...fields }, author, createdAt)
+      }
+      const row = await store.get('events', args.id)
+      // Its new event already here: the edit is in these rows (run again, or pulled from the server).
+      if (!row || (await store.get('events', newId))) return
+      const { series, created } = editOccurrences(row as unknown as BubleEvent, { ...args, occurrence, new_id: newId })
+      await store.put('events', { ...row, ...series, _pending: true })
+      if (created) await store.put('events', { ...(created as unknown as LocalRow), _pending: true })
+    },
+  },
+  'event.delete': {
+    touches: (args) => [{ table: 'events', id: args.id }],
+    apply: (store, args, author, createdAt) =>
+      args.occurrence === undefined
+        ? plainDelete.apply(store, args, author, createdAt)
+        : updateRow(store, 'events', args.id, (row) => withoutOccurrence(row, args.occurrence as string)),
+  },
+  'event.rsvp': changeRow('events', 'event_id', (row, args, actor) =>
+    withRsvp(row, actor, args.status, args.occurrence),
+  ),
   // Option ids are derived as the server derives them, so a vote can follow a poll made offline.
   'poll.create': createRow(
     'polls',

@@ -2,6 +2,7 @@
 
 import { sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   customType,
@@ -416,6 +417,13 @@ export const events = pgTable(
     eventTime: timestamp('event_time', { withTimezone: true, mode: 'date' }).notNull(),
     externalUrl: text('external_url'),
     externalSource: text('external_source'),
+    /** Recurring events (decision 97): an RRULE from `event_time`, null for an event that does not repeat. */
+    recurrence: text('recurrence'),
+    /** Occurrences taken out of the series: cancelled, or changed into an event of their own. */
+    exdates: timestamp('exdates', { withTimezone: true, mode: 'date' }).array().notNull().default(sql`'{}'`),
+    /** An occurrence changed on its own: its series, and the start it had there (RECURRENCE-ID). */
+    seriesId: uuid('series_id').references((): AnyPgColumn => events.id, { onDelete: 'cascade' }),
+    recurrenceId: timestamp('recurrence_id', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     /** Last edit of the event's own fields (an RSVP does not count): the calendar file's LAST-MODIFIED. */
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -431,10 +439,14 @@ export const events = pgTable(
     index('events_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('events_creator_idx').on(t.creatorId),
     index('events_search_idx').using('gin', t.searchVector),
+    index('events_series_idx').on(t.seriesId),
   ],
 )
 
-/** One answer per member and event: a new answer replaces the earlier one. */
+/**
+ * One answer per member and event, of a repeating event per occurrence (`occurrence`: its start as
+ * ISO 8601 in UTC, '' for an event that does not repeat): a new answer replaces the earlier one.
+ */
 export const eventRsvps = pgTable(
   'event_rsvps',
   {
@@ -445,10 +457,11 @@ export const eventRsvps = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     status: text('status', { enum: ['going', 'maybe', 'cant_go'] }).notNull(),
+    occurrence: text('occurrence').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('event_rsvps_user_idx').on(t.userId)],
+  (t) => [primaryKey({ columns: [t.eventId, t.userId, t.occurrence] }), index('event_rsvps_user_idx').on(t.userId)],
 )
 
 /**

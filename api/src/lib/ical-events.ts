@@ -4,7 +4,8 @@
  * splitting a character, TEXT escaped); this module decides what goes in them.
  */
 
-import ical, { type ICalCalendar } from 'ical-generator'
+import { DISPLAY_TIME_ZONE, isoToStockholmLocal } from '@buble/shared/time'
+import ical, { type ICalCalendar, type ICalEventData } from 'ical-generator'
 
 /** Buble events have a start only; calendars get an hour (docs/decisions/). */
 export const CALENDAR_EVENT_DURATION_MS = 60 * 60 * 1000
@@ -24,6 +25,45 @@ export interface CalendarEventInput {
   /** The last edit of the event's own fields. */
   updatedAt: Date
   now: Date
+  /** A repeating event's RRULE (decision 97): one VEVENT for the whole series. */
+  recurrence?: string | null
+  /** Occurrences taken out of the series (EXDATE). */
+  exdates?: readonly Date[]
+  /** An occurrence changed on its own: its series (whose UID it takes) and the start it had there (RECURRENCE-ID). */
+  seriesId?: string | null
+  recurrenceId?: Date | null
+}
+
+// A repeating event's times go on Stockholm's clock (TZID), so a calendar keeps 18:00 across summer
+// time; ical-generator writes a Date's UTC fields after a TZID, so it is handed the wall time.
+const wallDate = (date: Date) => new Date(`${isoToStockholmLocal(date.toISOString())}:00Z`)
+const wallText = (date: Date) => `${isoToStockholmLocal(date.toISOString()).replace(/[-:]/g, '')}00`
+
+/**
+ * The UID, start, end and repetition of an event (decision 97): an event that does not repeat in
+ * UTC under its own UID; a series on Stockholm's clock with its RRULE and an EXDATE for each
+ * occurrence taken out; an occurrence changed on its own under its series' UID with its RECURRENCE-ID.
+ */
+function timesOf(
+  event: CalendarEventInput,
+): Pick<ICalEventData, 'id' | 'start' | 'end' | 'timezone' | 'repeating' | 'recurrenceId'> {
+  const end = new Date(event.start.getTime() + CALENDAR_EVENT_DURATION_MS)
+  const exception = event.seriesId && event.recurrenceId ? event.recurrenceId : null
+  if (!event.recurrence && !exception) return { id: eventUid(event.id), start: event.start, end }
+  const lines = event.recurrence
+    ? [
+        `RRULE:${event.recurrence}`,
+        ...(event.exdates ?? []).map((date) => `EXDATE;TZID=${DISPLAY_TIME_ZONE}:${wallText(date)}`),
+      ]
+    : []
+  return {
+    id: eventUid(exception && event.seriesId ? event.seriesId : event.id),
+    timezone: DISPLAY_TIME_ZONE,
+    start: wallDate(event.start),
+    end: wallDate(end),
+    ...(lines.length > 0 && { repeating: lines.join('\n') }),
+    ...(exception && { recurrenceId: wallDate(exception) }),
+  }
 }
 
 /**
@@ -39,10 +79,8 @@ export function newCalendar(name?: string): ICalCalendar {
 
 export function addCalendarEvent(calendar: ICalCalendar, event: CalendarEventInput): void {
   calendar.createEvent({
-    id: eventUid(event.id),
+    ...timesOf(event),
     sequence: sequenceOf(event.createdAt, event.updatedAt),
-    start: event.start,
-    end: new Date(event.start.getTime() + CALENDAR_EVENT_DURATION_MS),
     stamp: event.now,
     created: event.createdAt,
     lastModified: event.updatedAt,

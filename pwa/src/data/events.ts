@@ -5,6 +5,7 @@ import type { BubleEvent, RsvpStatus, UpdateEventBody } from '@buble/shared/even
 import type { Poll } from '@buble/shared/polls'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo } from 'react'
+import { v7 as uuidv7 } from 'uuid'
 import { withCurrentMakers } from './authors.ts'
 import { useDevice } from './data-context.tsx'
 import { type CreateInput, queueCreate } from './device.ts'
@@ -54,8 +55,21 @@ export function useEventActions() {
     () => ({
       createEvent: (event: NewEvent) => queueCreate(device, 'event.create', event),
       updateEvent: (id: string, changes: UpdateEventBody) => device.mutate('event.update', { id, ...changes }),
-      deleteEvent: (id: string) => device.mutate('event.delete', { id }),
-      rsvp: (eventId: string, status: RsvpStatus) => device.mutate('event.rsvp', { event_id: eventId, status }),
+      /**
+       * One occurrence of a repeating event ('this'), or it and the ones after it ('following'):
+       * the new event's id is chosen here, so the edit made offline keeps it.
+       */
+      updateOccurrences: (id: string, scope: 'this' | 'following', occurrence: string, changes: UpdateEventBody) =>
+        device.mutate('event.update', { id, ...changes, scope, occurrence, new_id: uuidv7() }),
+      /** With `occurrence`, only that occurrence of a repeating event is cancelled. */
+      deleteEvent: (id: string, occurrence?: string) =>
+        device.mutate('event.delete', occurrence ? { id, occurrence } : { id }),
+      /** Of a repeating event, the answer is to one occurrence. */
+      rsvp: (eventId: string, status: RsvpStatus, occurrence?: string | null) =>
+        device.mutate(
+          'event.rsvp',
+          occurrence ? { event_id: eventId, status, occurrence } : { event_id: eventId, status },
+        ),
       createPoll: (poll: NewPoll) => queueCreate(device, 'poll.create', poll),
       updatePoll: (id: string, changes: { question?: string; options?: string[] }) =>
         device.mutate('poll.update', { id, ...changes }),

@@ -64,7 +64,16 @@ export function makeEvent(
     created_at: '2026-11-20T10:00:00.000Z',
     external_url: null,
     external_source: null,
-    rsvps: Object.entries(answers).map(([name, status]) => ({ user_id: person(name).id, status, user: { name } })),
+    recurrence: null,
+    exdates: [],
+    series_id: null,
+    recurrence_id: null,
+    rsvps: Object.entries(answers).map(([name, status]) => ({
+      user_id: person(name).id,
+      status,
+      user: { name },
+      occurrence: null,
+    })),
     ...overrides,
   }
 }

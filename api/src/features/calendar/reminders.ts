@@ -3,11 +3,12 @@
  * the members going or maybe going to an event whose reminder time has come, claims each reminder
  * in `event_reminders_sent` (event, member, start) and pushes only those it claimed, after the
  * commit. A claim already there (another run, another node) is skipped, so a reminder goes once;
- * an event moved to a new start is reminded of again. Deleted events are gone with their RSVPs.
+ * an event moved to a new start is reminded of again. A repeating event reminds its members of
+ * each occurrence they answered going or maybe to (decision 97). Deleted events are gone with their RSVPs.
  */
 
 import { REMINDER_LEAD_MS, type ReminderChoice, reminderTitle } from '@buble/shared/calendar'
-import { and, eq, gt, inArray, lt, lte, ne } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, lt, lte, ne, or } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import { bubles, eventRemindersSent, eventRsvps, events, memberships, users } from '../../db/schema.ts'
 import type { ContentAdded } from '../../lib/content-added.ts'
@@ -36,13 +37,25 @@ interface Due {
 
 /** The reminders due at `now`: for each start of each event soon enough, each member who asked for one then. */
 async function dueReminders(tx: Tx, now: Date): Promise<Due[]> {
+  const until = new Date(now.getTime() + LONGEST_LEAD_MS)
+  // A repeating event (decision 97) that began before may have an occurrence soon: its occurrences are looked at.
   const soon = await tx
-    .select({ id: events.id, eventTime: events.eventTime })
+    .select({ id: events.id, eventTime: events.eventTime, recurrence: events.recurrence, exdates: events.exdates })
     .from(events)
-    .where(and(gt(events.eventTime, now), lte(events.eventTime, new Date(now.getTime() + LONGEST_LEAD_MS))))
+    .where(
+      or(
+        and(gt(events.eventTime, now), lte(events.eventTime, until)),
+        and(isNotNull(events.recurrence), lte(events.eventTime, until)),
+      ),
+    )
   if (soon.length === 0) return []
   const answers = await tx
-    .select({ eventId: eventRsvps.eventId, userId: eventRsvps.userId, reminder: users.eventReminder })
+    .select({
+      eventId: eventRsvps.eventId,
+      userId: eventRsvps.userId,
+      occurrence: eventRsvps.occurrence,
+      reminder: users.eventReminder,
+    })
     .from(eventRsvps)
     .innerJoin(events, eq(events.id, eventRsvps.eventId))
     .innerJoin(users, eq(users.id, eventRsvps.userId))
@@ -66,6 +79,8 @@ async function dueReminders(tx: Tx, now: Date): Promise<Due[]> {
       if (answer.eventId !== event.id || answer.reminder === 'none') continue
       const lead = answer.reminder
       for (const startsAt of starts) {
+        // Of a repeating event, an answer is to one occurrence ('' : the event's one start).
+        if (answer.occurrence !== '' && answer.occurrence !== startsAt.toISOString()) continue
         const remindAt = startsAt.getTime() - REMINDER_LEAD_MS[lead]
         if (remindAt <= now.getTime() && remindAt > now.getTime() - REMINDER_GRACE_MS)
           due.push({ eventId: event.id, userId: answer.userId, startsAt, lead })

@@ -20,10 +20,7 @@ const FEED_PURPOSE = 'calendar-feed'
 export const FEED_SECRET = /^[A-Za-z0-9_-]{43}$/
 export const feedNotFound = () => notFound('Calendar not found')
 
-/**
- * Every start is in the feed, past and future. A repeating event without an end must not be listed
- * start by start up to here: it belongs in the feed as one VEVENT with its RRULE.
- */
+/** Every start is in the feed, past and future; a repeating event is one VEVENT with its RRULE. */
 const FEED_FROM = new Date(-8.64e15)
 const FEED_TO = new Date(8.64e15)
 
@@ -99,8 +96,16 @@ export function calendarService({ db, tokens, config, now }: Pick<Deps, 'db' | '
       const calendar = newCalendar('Buble')
       // Calendar apps that honour it look again hourly.
       calendar.ttl(60 * 60)
-      for (const { event, bubleName } of rows)
-        for (const start of eventOccurrences(event, FEED_FROM, FEED_TO))
+      // A series is one VEVENT with its RRULE (decision 97); an occurrence changed on its own goes
+      // under the series' UID with its RECURRENCE-ID, in place of an EXDATE for that start.
+      const overridden = new Set(
+        rows.flatMap(({ event }) =>
+          event.seriesId && event.recurrenceId ? [`${event.seriesId}:${event.recurrenceId.getTime()}`] : [],
+        ),
+      )
+      for (const { event, bubleName } of rows) {
+        const starts = event.recurrence ? [event.eventTime] : eventOccurrences(event, FEED_FROM, FEED_TO)
+        for (const start of starts)
           addCalendarEvent(calendar, {
             id: event.id,
             title: event.title,
@@ -112,7 +117,12 @@ export function calendarService({ db, tokens, config, now }: Pick<Deps, 'db' | '
             createdAt: event.createdAt,
             updatedAt: event.updatedAt,
             now: at,
+            recurrence: event.recurrence,
+            exdates: event.exdates.filter((date) => !overridden.has(`${event.id}:${date.getTime()}`)),
+            seriesId: event.seriesId,
+            recurrenceId: event.recurrenceId,
           })
+      }
       return calendarText(calendar)
     },
   }

@@ -22,6 +22,10 @@ export function eventCalendar({ event, bubleName, updatedAt, now }: CalendarInpu
     url: event.external_url,
     bubleName,
     start: new Date(event.event_time),
+    // A series with its RRULE and EXDATEs; a changed occurrence alone is an event of its own here
+    // (its RECURRENCE-ID needs its series beside it, as in the feed).
+    recurrence: event.recurrence,
+    exdates: event.exdates.map((date) => new Date(date)),
     createdAt: new Date(event.created_at),
     updatedAt,
     now,

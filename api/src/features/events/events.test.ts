@@ -66,6 +66,10 @@ describe.each(backends())('events on %s', (backend) => {
       created_at: h().clock.now.toISOString(),
       external_url: null,
       external_source: null,
+      recurrence: null,
+      exdates: [],
+      series_id: null,
+      recurrence_id: null,
       rsvps: [],
     })
     const again = await call(c.creator, 'POST', `/api/bubles/${c.bubleId}/events`, { ...body, title: 'Other' })
@@ -140,7 +144,9 @@ describe.each(backends())('events on %s', (backend) => {
       await call(c.revoked, 'POST', `/api/events/${event.id}/rsvp`, { status: 'maybe' }),
       200,
     )
-    expect(first.rsvps).toEqual([{ user_id: c.revoked.id, status: 'maybe', user: { name: c.revoked.name } }])
+    expect(first.rsvps).toEqual([
+      { user_id: c.revoked.id, status: 'maybe', user: { name: c.revoked.name }, occurrence: null },
+    ])
     h().clock.advance(1000)
     await call(c.owner, 'POST', `/api/events/${event.id}/rsvp`, { status: 'going' })
     h().clock.advance(1000)
@@ -150,8 +156,8 @@ describe.each(backends())('events on %s', (backend) => {
       200,
     )
     expect(changed.rsvps).toEqual([
-      { user_id: c.revoked.id, status: 'cant_go', user: { name: c.revoked.name } },
-      { user_id: c.owner.id, status: 'going', user: { name: c.owner.name } },
+      { user_id: c.revoked.id, status: 'cant_go', user: { name: c.revoked.name }, occurrence: null },
+      { user_id: c.owner.id, status: 'going', user: { name: c.owner.name }, occurrence: null },
     ])
     const version = await versionOf(event.id)
     await expectStatus(await call(c.revoked, 'POST', `/api/events/${event.id}/rsvp`, { status: 'cant_go' }), 200)
@@ -260,7 +266,7 @@ describe.each(backends())('events on %s', (backend) => {
     expect(changed.status).toBe(200)
     expect(changed.headers.get('etag')).not.toBe(etag)
     expect((await changed.json())[0].rsvps).toEqual([
-      { user_id: k.admin.id, status: 'maybe', user: { name: k.admin.name } },
+      { user_id: k.admin.id, status: 'maybe', user: { name: k.admin.name }, occurrence: null },
     ])
     // An outsider learns nothing from a validator either.
     const outsider = await h().call('GET', `/api/bubles/${k.bubleId}/events`, {

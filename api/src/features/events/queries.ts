@@ -22,8 +22,12 @@ export const EVENT_JSON = jsonObject<BubleEvent>({
   created_at: isoJson('e.created_at'),
   external_url: 'e.external_url',
   external_source: 'e.external_source',
-  rsvps: `coalesce((select json_agg(${jsonObject<Rsvp>({ user_id: 'r.user_id', status: 'r.status', user: "json_build_object('name', ru.name)" })}
-      order by r.created_at, r.user_id)
+  recurrence: 'e.recurrence',
+  exdates: `(select coalesce(json_agg(${isoJson('d')} order by d), '[]'::json) from unnest(e.exdates) d)`,
+  series_id: 'e.series_id',
+  recurrence_id: isoJson('e.recurrence_id'),
+  rsvps: `coalesce((select json_agg(${jsonObject<Rsvp>({ user_id: 'r.user_id', status: 'r.status', user: "json_build_object('name', ru.name)", occurrence: "nullif(r.occurrence, '')" })}
+      order by r.occurrence, r.created_at, r.user_id)
     from event_rsvps r join users ru on ru.id = r.user_id where r.event_id = e.id), '[]'::json)`,
 })
 

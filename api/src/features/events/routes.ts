@@ -1,7 +1,8 @@
 /** The events' REST calls (CONTRACT §3.3) and "add to calendar": thin adapters over the services. */
 
-import { CreateEventBody, RsvpBody, UpdateEventBody } from '@buble/shared/events'
+import { CreateEventBody, EventTime, RsvpBody, UpdateEventBody } from '@buble/shared/events'
 import { Hono } from 'hono'
+import { z } from 'zod'
 import type { AppEnv } from '../../lib/auth.ts'
 import { sendJsonAnswer } from '../../lib/json-answers.ts'
 import { describe } from '../../lib/openapi.ts'
@@ -12,6 +13,9 @@ import type { EventLists } from './lists.ts'
 import { type EventsService, eventNotFound } from './service.ts'
 
 const eventIdOf = (raw: string) => idFromPath(raw, eventNotFound)
+
+/** `?occurrence=`: of a repeating event, the one occurrence a delete cancels. */
+const DeleteEventQuery = z.object({ occurrence: EventTime.optional() })
 
 export interface EventsRouteDeps {
   events: EventsService
@@ -43,17 +47,28 @@ export function eventsRoutes({ events, lists, now }: EventsRouteDeps) {
     )
     .delete(
       '/events/:id',
-      describe({ tag, summary: 'Delete an event (creator, owner or manage_events)', status: 204 }),
+      describe({
+        tag,
+        summary: 'Delete an event, or one occurrence of a repeating one (creator, owner or manage_events)',
+        status: 204,
+      }),
+      validate('query', DeleteEventQuery),
       async (c) => {
-        await events.deleteEvent(c.var.user, eventIdOf(c.req.param('id')))
+        await events.deleteEvent(c.var.user, eventIdOf(c.req.param('id')), c.req.valid('query').occurrence)
         return c.body(null, 204)
       },
     )
     .post(
       '/events/:id/rsvp',
-      describe({ tag, summary: 'Answer an event (a new answer replaces the earlier one)' }),
+      describe({
+        tag,
+        summary: 'Answer an event, of a repeating one an occurrence (a new answer replaces the earlier one)',
+      }),
       validate('json', RsvpBody),
-      async (c) => c.json(await events.rsvp(c.var.user, eventIdOf(c.req.param('id')), c.req.valid('json').status)),
+      async (c) => {
+        const { status, occurrence } = c.req.valid('json')
+        return c.json(await events.rsvp(c.var.user, eventIdOf(c.req.param('id')), status, occurrence))
+      },
     )
     .get(
       '/events/:id/calendar.ics',

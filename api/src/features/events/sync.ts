@@ -26,8 +26,8 @@ export const eventsMutations = (events: EventsService): MutationHandlersOf<typeo
   'event.create': async (user, { buble_id, ...body }) => (await events.createEvent(user, buble_id, body)).value,
   'event.update': (user, { id, ...body }) => events.updateEvent(user, id, body),
   'event.delete': async (user, args) => {
-    await events.deleteEvent(user, args.id)
+    await events.deleteEvent(user, args.id, args.occurrence)
     return null
   },
-  'event.rsvp': (user, args) => events.rsvp(user, args.event_id, args.status),
+  'event.rsvp': (user, args) => events.rsvp(user, args.event_id, args.status, args.occurrence),
 })

@@ -62,19 +62,27 @@ export function exportQueries(db: Db, userId: string) {
     })
 
   const rsvps_ = () =>
-    keyset(async (last?: { event_id: string }) => {
+    // A repeating event has one answer per occurrence: the key is the event and the occurrence.
+    keyset(async (last?: { event_id: string; occurrence: string | null }) => {
       const rows = await db
         .select({ rsvp: eventRsvps, title: events.title, eventTime: events.eventTime, bubleId: events.bubleId })
         .from(eventRsvps)
         .innerJoin(events, eq(events.id, eventRsvps.eventId))
-        .where(and(eq(eventRsvps.userId, userId), after(eventRsvps.eventId, last?.event_id)))
-        .orderBy(asc(eventRsvps.eventId))
+        .where(
+          and(
+            eq(eventRsvps.userId, userId),
+            last &&
+              sql`(${eventRsvps.eventId}, ${eventRsvps.occurrence}) > (${last.event_id}::uuid, ${last.occurrence ?? ''})`,
+          ),
+        )
+        .orderBy(asc(eventRsvps.eventId), asc(eventRsvps.occurrence))
         .limit(EXPORT_BATCH)
       return rows.map(({ rsvp, title, eventTime, bubleId }) => ({
         event_id: rsvp.eventId,
         buble_id: bubleId,
         event_title: title,
         event_time: iso(eventTime),
+        occurrence: rsvp.occurrence || null,
         status: rsvp.status,
         created_at: iso(rsvp.createdAt),
         updated_at: iso(rsvp.updatedAt),

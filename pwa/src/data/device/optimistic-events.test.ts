@@ -28,7 +28,7 @@ const serverEvent = (id = E1, extra: Record<string, unknown> = {}): LocalRow => 
   created_at: AT,
   external_url: null,
   external_source: null,
-  rsvps: [{ user_id: bob.id, status: 'going', user: { name: bob.name } }],
+  rsvps: [{ user_id: bob.id, status: 'going', user: { name: bob.name }, occurrence: null }],
   ...extra,
 })
 
@@ -50,9 +50,31 @@ const serverPoll = (extra: Record<string, unknown> = {}): LocalRow => ({
   ...extra,
 })
 
+// A weekly series of four from Tuesday 13 October 2026, 18:00 in Stockholm; Bob goes to the second.
+const E3 = '0192b3c4-0000-7000-8000-0000000000e3'
+const E4 = '0192b3c4-0000-7000-8000-0000000000e4'
+const START = '2026-10-13T16:00:00.000Z'
+const WEEK2 = '2026-10-20T16:00:00.000Z'
+const WEEK3 = '2026-10-27T17:00:00.000Z'
+const WEEK4 = '2026-11-03T17:00:00.000Z'
+const serverSeries = (): LocalRow =>
+  serverEvent(E3, {
+    title: 'Run',
+    event_time: START,
+    recurrence: 'FREQ=WEEKLY;COUNT=4',
+    exdates: [],
+    series_id: null,
+    recurrence_id: null,
+    rsvps: [
+      { user_id: bob.id, status: 'going', user: { name: bob.name }, occurrence: WEEK2 },
+      { user_id: bob.id, status: 'maybe', user: { name: bob.name }, occurrence: WEEK4 },
+    ],
+  })
+
 const seeded = () =>
   memoryStore([
     { table: 'events', row: serverEvent() },
+    { table: 'events', row: serverSeries() },
     { table: 'polls', row: serverPoll() },
   ])
 
@@ -65,6 +87,10 @@ describe('applying an event or poll change twice is the same as once', () => {
     ['event.update', { id: E1, title: 'Big picnic' }],
     ['event.delete', { id: E1 }],
     ['event.rsvp', { event_id: E1, status: 'maybe' }],
+    ['event.rsvp', { event_id: E3, status: 'maybe', occurrence: WEEK2 }],
+    ['event.update', { id: E3, scope: 'this', occurrence: WEEK2, new_id: E4, title: 'Long run' }],
+    ['event.update', { id: E3, scope: 'following', occurrence: WEEK3, new_id: E4, location: 'Hill' }],
+    ['event.delete', { id: E3, occurrence: WEEK2 }],
     ['poll.create', { id: Q2, buble_id: B1, question: 'When?', options: ['Fri', 'Sat'] }],
     ['poll.update', { id: Q1, options: ['Yes', 'Maybe'] }],
     ['poll.delete', { id: Q1 }],
@@ -85,6 +111,64 @@ describe('applying an event or poll change twice is the same as once', () => {
   })
 })
 
+describe('a repeating event on the device (decision 97)', () => {
+  test('an RSVP answers one occurrence, beside the answers to the others', async () => {
+    const { store } = seeded()
+    await apply(store, 'event.rsvp', { event_id: E3, status: 'cant_go', occurrence: WEEK2 })
+    await apply(store, 'event.rsvp', { event_id: E3, status: 'going', occurrence: WEEK3 })
+    const rsvps = (await store.get('events', E3))?.rsvps as { user_id: string; occurrence: string; status: string }[]
+    expect(rsvps.map((r) => [r.user_id === alice.id ? 'alice' : 'bob', r.occurrence, r.status])).toEqual([
+      ['bob', WEEK2, 'going'],
+      ['bob', WEEK4, 'maybe'],
+      ['alice', WEEK2, 'cant_go'],
+      ['alice', WEEK3, 'going'],
+    ])
+  })
+
+  test('“this event” takes the occurrence out of the series into a new event with its answers', async () => {
+    const { store } = seeded()
+    await apply(store, 'event.update', { id: E3, scope: 'this', occurrence: WEEK2, new_id: E4, title: 'Long run' })
+    expect(await store.get('events', E3)).toMatchObject({
+      title: 'Run',
+      exdates: [WEEK2],
+      rsvps: [{ occurrence: WEEK4 }],
+      _pending: true,
+    })
+    expect(await store.get('events', E4)).toMatchObject({
+      title: 'Long run',
+      event_time: WEEK2,
+      recurrence: null,
+      series_id: E3,
+      recurrence_id: WEEK2,
+      rsvps: [{ user_id: bob.id, status: 'going', occurrence: null }],
+      _pending: true,
+    })
+  })
+
+  test('“this and following events” ends the series before the occurrence; the rest is a new series', async () => {
+    const { store } = seeded()
+    await apply(store, 'event.update', { id: E3, scope: 'following', occurrence: WEEK3, new_id: E4, location: 'Hill' })
+    expect(await store.get('events', E3)).toMatchObject({
+      location: 'Park',
+      recurrence: 'FREQ=WEEKLY;UNTIL=20261027T165959Z',
+      rsvps: [{ occurrence: WEEK2 }],
+    })
+    expect(await store.get('events', E4)).toMatchObject({
+      location: 'Hill',
+      event_time: WEEK3,
+      recurrence: 'FREQ=WEEKLY;COUNT=2',
+      series_id: null,
+      rsvps: [{ status: 'maybe', occurrence: WEEK4 }],
+    })
+  })
+
+  test('cancelling one occurrence takes it out with its answers', async () => {
+    const { store } = seeded()
+    await apply(store, 'event.delete', { id: E3, occurrence: WEEK2 })
+    expect(await store.get('events', E3)).toMatchObject({ exdates: [WEEK2], rsvps: [{ occurrence: WEEK4 }] })
+  })
+})
+
 describe('what each event change does', () => {
   test('a new event has the server’s shape, made by the actor, with no answers yet, pending', async () => {
     const { store } = memoryStore()
@@ -97,6 +181,7 @@ describe('what each event change does', () => {
       event_time: '2026-12-05T18:00:00.000Z',
       external_url: 'https://tickets.example.com/1',
       external_source: 'ticketmaster',
+      recurrence: null,
     }
     await apply(store, 'event.create', quiz)
     expect(await store.get('events', E2)).toEqual({
@@ -104,6 +189,9 @@ describe('what each event change does', () => {
       creator_id: alice.id,
       creator: { id: alice.id, name: alice.name, avatar_url: null },
       created_at: AT,
+      exdates: [],
+      series_id: null,
+      recurrence_id: null,
       rsvps: [],
       _pending: true,
     })
@@ -126,8 +214,8 @@ describe('what each event change does', () => {
     await apply(store, 'event.rsvp', { event_id: E1, status: 'maybe' })
     const row = await store.get('events', E1)
     expect(row?.rsvps).toEqual([
-      { user_id: bob.id, status: 'going', user: { name: bob.name } },
-      { user_id: alice.id, status: 'maybe', user: { name: alice.name } },
+      { user_id: bob.id, status: 'going', user: { name: bob.name }, occurrence: null },
+      { user_id: alice.id, status: 'maybe', user: { name: alice.name }, occurrence: null },
     ])
     expect(row?._pending).toBeUndefined()
   })
@@ -291,11 +379,12 @@ describe('votes and RSVPs over pulls and refusals', () => {
       user_id: alice.id,
       status: 'cant_go',
       user: { name: alice.name },
+      occurrence: null,
     })
     await settleResults(db, [{ id: refused, status: 'rejected', code: 'NOT_FOUND', message: 'Event not found' }], AT)
     expect((await db.events.get(E1))?.rsvps).toEqual([
-      { user_id: bob.id, status: 'going', user: { name: bob.name } },
-      { user_id: alice.id, status: 'going', user: { name: alice.name } },
+      { user_id: bob.id, status: 'going', user: { name: bob.name }, occurrence: null },
+      { user_id: alice.id, status: 'going', user: { name: alice.name }, occurrence: null },
     ])
     expect(await db.rejections.count()).toBe(1)
   })

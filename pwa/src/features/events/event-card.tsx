@@ -1,5 +1,6 @@
 import { RSVP_LABELS, RSVP_STATUSES, type Rsvp, type RsvpStatus } from '@buble/shared/events'
 import { type MemberActor, mayOnContent } from '@buble/shared/permissions'
+import { type AtOccurrence, recurrenceLabel } from '@buble/shared/recurrence'
 import { useRef, useState } from 'react'
 import type { EventActions, LocalEvent } from '../../data/events.ts'
 import { Alert } from '../../ui/alert.tsx'
@@ -7,13 +8,15 @@ import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { formatEventMoment } from '../../ui/format.ts'
 import { ItemHead } from '../../ui/item-head.tsx'
 import { useConfirm } from '../../ui/use-confirm.tsx'
+import { DeleteScopeDialog } from './edit-scope-dialog.tsx'
 import { EVENT_TEXTS } from './event-texts.ts'
 import { RsvpConfirm } from './rsvp-confirm.tsx'
 import './events.css'
 import { useCalendarDownload } from './use-calendar-download.ts'
 
 interface EventCardProps {
-  event: LocalEvent
+  /** At the occurrence the list shows (a repeating event's next one), with that occurrence's answers. */
+  event: AtOccurrence<LocalEvent>
   actor: MemberActor
   userId: string
   online: boolean
@@ -53,7 +56,7 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
   const answer = async (status: RsvpStatus) => {
     setSaving(true)
     try {
-      await actions.rsvp(event.id, status)
+      await actions.rsvp(event.id, status, event.occurrence)
       stopAsking(status)
     } catch (err) {
       console.error(ERROR_TEXTS.performAction, err)
@@ -63,15 +66,19 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
     }
   }
 
+  // A repeating event asks whether only the occurrence shown goes, or the whole series.
+  const [deletingSeries, setDeletingSeries] = useState(false)
   const remove = () =>
-    ask({
-      title: 'Delete event?',
-      body: <p>{event.title} and its answers are removed for everyone in this Buble.</p>,
-      confirmLabel: 'Delete event',
-      busyLabel: 'Deleting…',
-      danger: true,
-      run: () => actions.deleteEvent(event.id),
-    })
+    event.recurrence && event.occurrence
+      ? setDeletingSeries(true)
+      : ask({
+          title: 'Delete event?',
+          body: <p>{event.title} and its answers are removed for everyone in this Buble.</p>,
+          confirmLabel: 'Delete event',
+          busyLabel: 'Deleting…',
+          danger: true,
+          run: () => actions.deleteEvent(event.id),
+        })
 
   return (
     <article className={`card event-card${past ? ' is-past' : ''}`} aria-labelledby={`event-${event.id}`}>
@@ -92,6 +99,7 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
           <time dateTime={event.event_time}>{formatEventMoment(event.event_time)}</time>
           {event.location && <span>{event.location}</span>}
         </p>
+        {event.recurrence && <p className="event-repeat">{recurrenceLabel(event.recurrence, event.series_time)}</p>}
       </ItemHead>
 
       {event.description && <p className="event-description">{event.description}</p>}
@@ -166,6 +174,17 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
       )}
       {calendar.error && <Alert kind="error">{calendar.error}</Alert>}
       {dialog}
+      {deletingSeries && event.occurrence && (
+        <DeleteScopeDialog
+          title={event.title}
+          onDelete={(scope) =>
+            scope === 'this'
+              ? actions.deleteEvent(event.id, event.occurrence ?? undefined)
+              : actions.deleteEvent(event.id)
+          }
+          onCancel={() => setDeletingSeries(false)}
+        />
+      )}
     </article>
   )
 }

@@ -18,4 +18,15 @@ export const EVENT_TEXTS = {
   noUpcoming: 'No upcoming events',
   noUpcomingHint: 'Past events are listed below.',
   statsEmpty: 'No RSVPs yet. The most popular events show here.',
+  /** Editing a repeating event (decision 97): which of its events the edit changes. */
+  editScopeTitle: 'Edit repeating event',
+  editScopeBody: 'Change only this event, or this one and the ones after it?',
+  editThis: 'This event',
+  editFollowing: 'This and following events',
+  cancel: 'Cancel',
+  deleteScopeTitle: 'Delete repeating event?',
+  deleteScopeBody: 'delete only this event, or every time it repeats? Their answers go with them.',
+  deleteThis: 'Delete this event',
+  deleteAll: 'Delete all events',
+  nextTime: 'Next:',
 } as const

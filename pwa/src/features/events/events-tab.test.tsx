@@ -1,3 +1,4 @@
+import type { RsvpStatus } from '@buble/shared/events'
 import type { BubleRole, Permission } from '@buble/shared/permissions'
 import type { Change } from '@buble/sync/protocol'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
@@ -14,7 +15,7 @@ import {
   type TabOptions,
 } from '../../test/event-fixtures.ts'
 import { json } from '../../test/fake-fetch.ts'
-import { makeBuble } from '../../test/fixtures.ts'
+import { makeBuble, person } from '../../test/fixtures.ts'
 
 const XMAS = '2026-12-24T17:00:00.000Z'
 const openEvents = (rows: (bubleId: string) => Change[], options: TabOptions = {}) =>
@@ -319,4 +320,74 @@ test('with only past events, the list says there is nothing upcoming instead of 
   expect(await screen.findByRole('heading', { name: 'No upcoming events' })).toBeInTheDocument()
   expect(screen.queryByRole('heading', { name: 'No events yet' })).toBeNull()
   expect(await card('Old picnic')).toBeInTheDocument()
+})
+
+test('a repeating event shows its next occurrence with its own answers; RSVP and “This event” name the occurrence', async () => {
+  // Weekly from Tuesday 5 January 2027, 18:00 CET, three times; the first is cancelled.
+  const [first, second, third] = ['2027-01-05T17:00:00.000Z', '2027-01-12T17:00:00.000Z', '2027-01-19T17:00:00.000Z']
+  const answer = (name: string, status: RsvpStatus, occurrence: string) => ({
+    user_id: person(name).id,
+    status,
+    user: { name },
+    occurrence,
+  })
+  const app = openEvents(
+    (id) => [
+      eventChange(
+        makeEvent(
+          id,
+          'Alice Example',
+          'Run',
+          first,
+          {},
+          {
+            recurrence: 'FREQ=WEEKLY;COUNT=3',
+            exdates: [first],
+            rsvps: [answer('Bob Builder', 'going', second), answer('Carl Cook', 'going', third)],
+          },
+        ),
+      ),
+    ],
+    { server: silent },
+  )
+  const run = await card('Run')
+  expect(within(run).getByText('Tue 12 Jan 2027, 18:00 CET')).toHaveAttribute('dateTime', second)
+  expect(run).toHaveTextContent('Repeats weekly, 3 times')
+  expect(run).toHaveTextContent('Going (1)Bob Builder')
+
+  await app.user.click(within(run).getByRole('button', { name: 'Maybe' }))
+  await app.user.click(
+    within(within(run).getByRole('group', { name: 'Confirm RSVP' })).getByRole('button', { name: 'Yes' }),
+  )
+  await waitFor(() => expect(run).toHaveTextContent('Maybe (1)Alice Example'))
+
+  await app.user.click(within(run).getByRole('button', { name: 'Edit event' }))
+  const ask = screen.getByRole('dialog', { name: 'Edit repeating event' })
+  expect(within(ask).getByRole('button', { name: 'This and following events' })).toBeInTheDocument()
+  await app.user.click(within(ask).getByRole('button', { name: 'This event' }))
+  const form = screen.getByRole('dialog', { name: 'Edit Event' })
+  expect(within(form).getByLabelText('Date and time')).toHaveValue('2027-01-12T18:00')
+  expect(within(form).queryByLabelText('Repeat')).toBeNull()
+  await app.user.clear(within(form).getByLabelText('Title'))
+  await app.user.type(within(form).getByLabelText('Title'), 'Long run')
+  await app.user.click(within(form).getByRole('button', { name: 'Save' }))
+  // The occurrence is an event of its own at once; the series moves on to the one after.
+  expect(await card('Long run')).toHaveTextContent('Maybe (1)Alice Example')
+  await waitFor(() => expect(within(run).getByText('Tue 19 Jan 2027, 18:00 CET')).toBeInTheDocument())
+
+  // Deleting asks: this occurrence (the last left here), or all; the series then has none to show.
+  await app.user.click(within(run).getByRole('button', { name: 'Delete event' }))
+  const del = screen.getByRole('dialog', { name: 'Delete repeating event?' })
+  expect(within(del).getByRole('button', { name: 'Cancel' })).toHaveFocus()
+  await app.user.click(within(del).getByRole('button', { name: 'Delete this event' }))
+  await waitFor(() => expect(screen.queryByRole('article', { name: 'Run' })).toBeNull())
+  expect(await card('Long run')).toBeInTheDocument()
+
+  // The outbox keeps them, in order (a server that does not answer holds the later ones back).
+  const queued = await app.device.current()!.db.outbox.orderBy('seq').toArray()
+  expect(queued.map((entry) => entry.name)).toEqual(['event.rsvp', 'event.update', 'event.delete'])
+  expect(queued[2]!.args).toEqual({ id: expect.any(String), occurrence: third })
+  expect(queued[0]!.args).toMatchObject({ status: 'maybe', occurrence: second })
+  expect(queued[1]!.args).toMatchObject({ scope: 'this', occurrence: second, title: 'Long run' })
+  expect(Object.keys(queued[1]!.args as object).sort()).toEqual(['id', 'new_id', 'occurrence', 'scope', 'title'])
 })

@@ -1,5 +1,6 @@
 import { isPastEventTime } from '@buble/shared/events'
 import { can, type MemberActor } from '@buble/shared/permissions'
+import type { AtOccurrence } from '@buble/shared/recurrence'
 import { useState } from 'react'
 import type { LocalBuble } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
@@ -10,20 +11,25 @@ import { ContentList } from '../../ui/content-list.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { draftOf, EventFormModal, type EventValues } from '../../ui/event-form-modal.tsx'
 import { foundItemProps, useFoundItem } from '../../ui/use-found-item.ts'
+import { EditScopeDialog } from './edit-scope-dialog.tsx'
 import { EventCard } from './event-card.tsx'
 import { EVENT_TEXTS } from './event-texts.ts'
+import { shownEvents } from './shown-events.ts'
+
+type ShownEvent = AtOccurrence<LocalEvent>
+type Scope = 'all' | 'this' | 'following'
 
 /** Only what an edit changes is sent, so it does not undo another member's edit of other fields. */
-function changesOf(event: LocalEvent, values: EventValues): Partial<EventValues> {
+function changesOf(event: ShownEvent, values: EventValues): Partial<EventValues> {
   return Object.fromEntries(
-    Object.entries(values).filter(([key, value]) => event[key as keyof EventValues] !== value),
+    Object.entries(values).filter(([key, value]) => (event[key as keyof EventValues] ?? null) !== value),
   ) as Partial<EventValues>
 }
 
 /** Upcoming events soonest first; past ones after them, the latest first (decision 80). */
-export function splitByTime(events: readonly LocalEvent[], now: number) {
-  const upcoming: LocalEvent[] = []
-  const past: LocalEvent[] = []
+export function splitByTime<E extends { event_time: string }>(events: readonly E[], now: number) {
+  const upcoming: E[] = []
+  const past: E[] = []
   for (const event of events) (isPastEventTime(event.event_time, now) ? past : upcoming).push(event)
   past.reverse()
   return { upcoming, past }
@@ -36,12 +42,27 @@ export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAc
   const actions = useEventActions()
   const online = useOnline()
   const now = useNow()
-  const [modal, setModal] = useState<'create' | LocalEvent | null>(null)
+  const [modal, setModal] = useState<'create' | { event: ShownEvent; scope: Scope } | null>(null)
+  // A repeating event's edit first asks which of its events it changes.
+  const [askingScope, setAskingScope] = useState<ShownEvent | null>(null)
   const mayCreate = can(actor, 'event.create')
   const close = () => setModal(null)
-  const { upcoming, past } = splitByTime(events.rows ?? [], now)
+  const { upcoming, past } = splitByTime(shownEvents(events.rows ?? [], now), now)
   const found = useFoundItem(past)
-  const card = (event: LocalEvent, isPast: boolean) => (
+  const edit = (event: ShownEvent) => (event.recurrence ? setAskingScope(event) : setModal({ event, scope: 'all' }))
+  const chooseScope = (event: ShownEvent, scope: 'this' | 'following') => {
+    setAskingScope(null)
+    // From the first occurrence on, "this and following" is every occurrence.
+    setModal({ event, scope: scope === 'following' && event.occurrence === event.series_time ? 'all' : scope })
+  }
+  const save = async ({ event, scope }: { event: ShownEvent; scope: Scope }, values: EventValues) => {
+    const { recurrence, ...fields } = changesOf(event, values)
+    const changes = scope === 'this' ? fields : { ...fields, ...(recurrence !== undefined && { recurrence }) }
+    if (Object.keys(changes).length === 0) return
+    if (scope === 'all' || !event.occurrence) await actions.updateEvent(event.id, changes)
+    else await actions.updateOccurrences(event.id, scope, event.occurrence, changes)
+  }
+  const card = (event: ShownEvent, isPast: boolean) => (
     <EventCard
       event={event}
       actor={actor}
@@ -49,7 +70,7 @@ export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAc
       online={online}
       actions={actions}
       past={isPast}
-      onEdit={() => setModal(event)}
+      onEdit={() => edit(event)}
     />
   )
 
@@ -88,22 +109,24 @@ export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAc
           submitLabel={EVENT_TEXTS.create}
           busyLabel="Creating…"
           failure={ERROR_TEXTS.createEvent}
+          repeat
           onSubmit={(values) => actions.createEvent({ buble_id: buble.id, ...values })}
           onClose={close}
         />
+      )}
+      {askingScope && (
+        <EditScopeDialog onChoose={(scope) => chooseScope(askingScope, scope)} onCancel={() => setAskingScope(null)} />
       )}
       {modal !== null && modal !== 'create' && (
         <EventFormModal
           heading={EVENT_TEXTS.edit}
           submitLabel="Save"
           busyLabel="Saving…"
-          initial={draftOf(modal)}
-          original={modal.event_time}
+          initial={draftOf(modal.scope === 'this' ? { ...modal.event, recurrence: null } : modal.event)}
+          original={modal.event.event_time}
           failure={ERROR_TEXTS.updateEvent}
-          onSubmit={async (values) => {
-            const changes = changesOf(modal, values)
-            if (Object.keys(changes).length > 0) await actions.updateEvent(modal.id, changes)
-          }}
+          repeat={modal.scope !== 'this'}
+          onSubmit={(values) => save(modal, values)}
           onClose={close}
         />
       )}

@@ -4,7 +4,7 @@ import { DEFAULT_EVENT_POLL_OPTIONS, type ExternalEvent } from '@buble/shared/pr
 import { useState } from 'react'
 import { useEventActions } from '../../data/events.ts'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
-import { EventFormModal, type EventValues } from '../../ui/event-form-modal.tsx'
+import { EventFormModal, type EventValues, emptyEventDraft } from '../../ui/event-form-modal.tsx'
 import { Field } from '../../ui/field.tsx'
 import { FormProblem } from '../../ui/form-modal.tsx'
 import { toLocalInput } from '../../ui/format.ts'
@@ -66,6 +66,7 @@ export function CreateFromFinderModal({
       submitLabel="Create event"
       busyLabel="Creating…"
       initial={{
+        ...emptyEventDraft,
         title: event.title,
         description: event.description ?? '',
         location: event.location,

@@ -80,6 +80,7 @@ test('creating queues the event with its ticket link, then the poll with the edi
     event_time: '2026-12-24T19:30:00.000Z',
     external_url: jazz.url,
     external_source: 'ticketmaster',
+    recurrence: null,
   })
   expect(poll).toEqual({
     id: expect.any(String),

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto'
+import { occurrences } from '@buble/shared/recurrence'
+import ICAL from 'ical.js'
+import { describe, expect, test } from 'vitest'
+import type { ContentAdded } from '../../lib/content-added.ts'
+import { createScheduler } from '../../lib/jobs.ts'
+import { createLogger } from '../../lib/log.ts'
+import { backends } from '../../testing/databases.ts'
+import { clubSuite, type Person } from '../../testing/test-club.ts'
+
+/**
+ * Repeating events in the calendar feed and the reminders (decisions 96, 97): a series is one
+ * VEVENT with its RRULE and EXDATEs on Stockholm's clock, an occurrence changed on its own goes
+ * under the series' UID with a RECURRENCE-ID (read back and expanded by ical.js), and a member is
+ * reminded of each occurrence they answered, and only those.
+ */
+
+// Tuesday 13 October 2026, 18:00 in Stockholm; the clocks go back on 25 October.
+const START = '2026-10-13T16:00:00.000Z'
+const WEEK2 = '2026-10-20T16:00:00.000Z'
+const WEEK4 = '2026-11-03T17:00:00.000Z'
+const HOUR = 3_600_000
+
+describe.each(backends())('repeating events in the calendar on %s', (backend) => {
+  const { h, call, club, expectStatus } = clubSuite(backend)
+
+  const series = async (who: Person, bubleId: string, title: string, eventTime: string, recurrence: string) =>
+    expectStatus(
+      await call(who, 'POST', `/api/bubles/${bubleId}/events`, { title, event_time: eventTime, recurrence }),
+      201,
+    )
+
+  test('the feed: one VEVENT with RRULE and EXDATE, the moved occurrence under its UID with RECURRENCE-ID', async () => {
+    const k = await club()
+    const run = await series(k.owner, k.bubleId, 'Run', START, 'FREQ=WEEKLY;COUNT=4')
+    const moved = await call(k.owner, 'PUT', `/api/events/${run.id}`, {
+      scope: 'this',
+      occurrence: WEEK2,
+      new_id: randomUUID(),
+      event_time: '2026-10-21T16:00:00.000Z',
+      location: 'The hill',
+    })
+    expect(moved.status).toBe(200)
+    expect((await call(k.owner, 'DELETE', `/api/events/${run.id}?occurrence=${WEEK4}`)).status).toBe(204)
+
+    const settings = await expectStatus(await call(k.member, 'GET', '/api/users/calendar'), 200)
+    const res = await h().call('GET', new URL(settings.feed_http_url).pathname)
+    expect(res.status).toBe(200)
+    const text = await res.text()
+    expect(text).toContain('RRULE:FREQ=WEEKLY;COUNT=4\r\n')
+    // The moved occurrence is overridden, not excluded; the cancelled one is excluded.
+    expect(text).toContain('EXDATE;TZID=Europe/Stockholm:20261103T180000\r\n')
+    expect(text).not.toContain('EXDATE;TZID=Europe/Stockholm:20261020T180000')
+
+    const vevents = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent')
+    expect(vevents.map((v) => v.getFirstPropertyValue('uid'))).toEqual([`${run.id}@buble`, `${run.id}@buble`])
+    const master = vevents.find((v) => !v.hasProperty('recurrence-id'))!
+    const exception = vevents.find((v) => v.hasProperty('recurrence-id'))!
+    const event = new ICAL.Event(master)
+    event.relateException(exception)
+    const expand = event.iterator()
+    const seen: [string, string][] = []
+    for (let next = expand.next(); next; next = expand.next()) {
+      const details = event.getOccurrenceDetails(next)
+      seen.push([details.startDate.toString(), details.item.location ?? ''])
+    }
+    // On Stockholm's clock across the change of time: the second moved to Wednesday, the fourth cancelled.
+    expect(seen).toEqual([
+      ['2026-10-13T18:00:00', ''],
+      ['2026-10-21T18:00:00', 'The hill'],
+      ['2026-10-27T18:00:00', ''],
+    ])
+  })
+
+  test('reminders: each occurrence a member answered going or maybe, and no other', async () => {
+    const k = await club()
+    const heard: ContentAdded[] = []
+    const stop = h().services.contentAdded.listen((added) => {
+      if (added.recipients) heard.push(added)
+    })
+    try {
+      const first = new Date(Math.ceil((h().clock.now.getTime() + 3 * HOUR) / 60_000) * 60_000).toISOString()
+      const run = await series(k.owner, k.bubleId, 'Run', first, 'FREQ=WEEKLY;COUNT=3')
+      const [, second, third] = occurrences(run)
+      const answer = async (who: Person, status: string, occurrence: string) =>
+        expectStatus(await call(who, 'POST', `/api/events/${run.id}/rsvp`, { status, occurrence }), 200)
+      await answer(k.owner, 'going', first)
+      await answer(k.member, 'maybe', second as string)
+      await answer(k.admin, 'cant_go', second as string)
+      // The third is cancelled: nobody is reminded of it.
+      await answer(k.owner, 'going', third as string)
+      expect((await call(k.owner, 'DELETE', `/api/events/${run.id}?occurrence=${third}`)).status).toBe(204)
+
+      const job = h().services.jobs.find((j) => j.name === 'event-reminders')!
+      const runAt = async (at: string) => {
+        const before = heard.length
+        await createScheduler(h().database, [job], createLogger('silent')).runOnce(
+          new Date(Date.parse(at) - HOUR + 30_000),
+        )
+        return heard.slice(before).map((n) => [n.title, n.recipients])
+      }
+      expect(await runAt(first)).toEqual([['Run starts in 1 hour', [k.owner.id]]])
+      expect(await runAt(second as string)).toEqual([['Run starts in 1 hour', [k.member.id]]])
+      expect(await runAt(third as string)).toEqual([])
+    } finally {
+      stop()
+    }
+  })
+})
