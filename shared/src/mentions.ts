@@ -117,3 +117,7 @@ export function filterMembers<M extends { name: string }>(members: readonly M[],
   })
   return matches.slice(0, limit)
 }
+
+/** The title of a mentioned member's push: "Ana mentioned you in Book club". */
+export const mentionPushTitle = (actorName: string, bubleName: string): string =>
+  `${actorName} mentioned you in ${bubleName}`
