@@ -106,5 +106,10 @@ describe('the query being typed', () => {
     expect(filterMembers(members, 'EK')).toEqual([{ name: 'Bo Ek' }])
     expect(filterMembers(members, 'x')).toEqual([])
     expect(filterMembers(members, '', 2)).toHaveLength(2)
+    // A name starting with the query comes before one with a later word starting with it.
+    expect(filterMembers([{ name: 'Anders Berg' }, { name: 'Bo' }], 'b')).toEqual([
+      { name: 'Bo' },
+      { name: 'Anders Berg' },
+    ])
   })
 })

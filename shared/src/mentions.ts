@@ -106,16 +106,22 @@ export function mentionQueryAt(text: string, caret: number): { start: number; qu
   return { start, query: match[2]! }
 }
 
-/** The members whose name matches a query (case- and accent-blind, at a word start), at most `limit`. */
+/**
+ * The members whose name matches a query (case- and accent-blind, at a word start), those whose name
+ * starts with it first, at most `limit`.
+ */
 export function filterMembers<M extends { name: string }>(members: readonly M[], query: string, limit = 6): M[] {
   const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase()
   const q = fold(query.trim())
-  const matches = members.filter((m) => {
-    if (q === '') return true
-    const name = fold(m.name)
-    return name.startsWith(q) || name.split(/\s+/).some((word) => word.startsWith(q))
-  })
-  return matches.slice(0, limit)
+  if (q === '') return members.slice(0, limit)
+  const first: M[] = []
+  const then: M[] = []
+  for (const member of members) {
+    const name = fold(member.name)
+    if (name.startsWith(q)) first.push(member)
+    else if (name.split(/\s+/).some((word) => word.startsWith(q))) then.push(member)
+  }
+  return [...first, ...then].slice(0, limit)
 }
 
 /** The title of a mentioned member's push: "Ana mentioned you in Book club". */

@@ -5,11 +5,12 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { bublePath, type LocalBuble, useBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useOnline, useSyncSummary } from '../../data/sync-status.ts'
-import { useKeepRead, useUnread } from '../../data/unread.ts'
+import { useKeepRead, useMentioned, useUnread } from '../../data/unread.ts'
 import { useRemoteBuble } from '../../features/bubles/use-remote-buble.ts'
 import { Ticker } from '../../features/wall/ticker.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
+import { MentionMembers } from '../../ui/mention-members.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
@@ -133,23 +134,27 @@ function BubleView({
   useKeepRead(buble.id, open)
   // The open tab never shows a counter: it is being read.
   const counts = open ? { ...unread, [open]: 0 } : unread
+  const mentioned = useMentioned(buble.id)
+  const mentions = open ? { ...mentioned, [open]: false } : mentioned
 
   return (
-    <div className="page buble-page">
-      {/* The title bar and the tabs stay at the top together; chat is one tap away from every tab. */}
-      <div className="buble-bar">
-        <BubleHeader buble={buble} actor={actor} onRemoving={onRemoving} />
-        <BubleTabs buble={buble} current={tab} counts={counts} />
+    <MentionMembers bubleId={buble.id}>
+      <div className="page buble-page">
+        {/* The title bar and the tabs stay at the top together; chat is one tap away from every tab. */}
+        <div className="buble-bar">
+          <BubleHeader buble={buble} actor={actor} onRemoving={onRemoving} />
+          <BubleTabs buble={buble} current={tab} counts={counts} mentions={mentions} />
+        </div>
+        {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
+        {tab !== 'wall' && <Ticker buble={buble} />}
+        <div className="tab-panel">
+          {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
+          {tab === 'wall' && <WallTab buble={buble} actor={actor} />}
+          {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
+          {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
+          {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}
+        </div>
       </div>
-      {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
-      {tab !== 'wall' && <Ticker buble={buble} />}
-      <div className="tab-panel">
-        {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
-        {tab === 'wall' && <WallTab buble={buble} actor={actor} />}
-        {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
-        {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
-        {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}
-      </div>
-    </div>
+    </MentionMembers>
   )
 }
