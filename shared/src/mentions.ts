@@ -72,9 +72,10 @@ export function splitMentions(text: string, nameOf: MemberNames): MentionPart[] 
 
 /** The text as a person reads it: each member's token as `@Name`, anyone else's as `@someone`. */
 export const renderMentions = (text: string, nameOf: MemberNames): string =>
-  splitMentions(text, nameOf)
-    .map((part) => part.text)
-    .join('')
+  text.replace(TOKEN, (_token, id: string) => {
+    const name = nameOf(id.toLowerCase())
+    return name === undefined ? UNKNOWN_MENTION : `@${name}`
+  })
 
 /**
  * The stored form of a text edited as people read it: each `@Name` of the `known` mentions (the

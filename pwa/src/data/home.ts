@@ -3,7 +3,7 @@
  * first, read live from the device's database (so it works offline and follows every pull).
  */
 
-import { hasMentions, memberNames, mentionedIds, renderMentions } from '@buble/shared/mentions'
+import { mentionedIds, renderMentions } from '@buble/shared/mentions'
 import { totalUnread } from '@buble/shared/unread'
 import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
@@ -147,9 +147,10 @@ export async function readHome(db: DeviceDb, userId: string): Promise<HomeBuble[
       const mentioned = mine.some((row) => row.mentioned === true)
       const latest = latestOf(candidates, names, userId)
       // Its mentions read with the names members have now.
-      if (latest && hasMentions(latest.text)) {
-        const named = await currentMemberRefs(db, buble.id, mentionedIds(latest.text))
-        latest.text = renderMentions(latest.text, memberNames([...named.values()]))
+      const ids = latest ? mentionedIds(latest.text) : []
+      if (latest && ids.length > 0) {
+        const named = await currentMemberRefs(db, buble.id, ids)
+        latest.text = renderMentions(latest.text, (id) => named.get(id)?.name)
       }
       return { buble, unread, mentioned, latest }
     }),
