@@ -20,7 +20,9 @@ test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and 
 }) => {
   const ann = await person(browser, 'Ann Mention')
   const ben = await person(browser, 'Ben Mention')
-  const buble = await api<{ id: string; slug: string }>(ann.page, 'POST', '/bubles', { name: `Book club ${Date.now()}` })
+  const buble = await api<{ id: string; slug: string }>(ann.page, 'POST', '/bubles', {
+    name: `Book club ${Date.now()}`,
+  })
   const { code } = await api<{ code: string }>(ann.page, 'POST', `/bubles/${buble.id}/invites`, {})
   await api(ben.page, 'POST', `/bubles/invites/${code}/accept`)
 
@@ -47,7 +49,9 @@ test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and 
     await wall.click()
     await expect(ben.page.locator('.post-content .mention')).toHaveText('@Ben Mention')
     await expect(ben.page.locator('.post-content')).toHaveText('Chapter 3 tonight, @Ben Mention bring tea')
-    await tabs(ben.page).getByRole('link', { name: /^Events/ }).click()
+    await tabs(ben.page)
+      .getByRole('link', { name: /^Events/ })
+      .click()
     await expect(tabs(ben.page).getByRole('link', { name: /^Wall/ })).not.toContainText('you were mentioned')
   })
 
