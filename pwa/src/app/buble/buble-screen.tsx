@@ -71,7 +71,11 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
   if (buble) {
     // Opened by id (made offline) or by a slug in other letter case: show the canonical address.
     if (buble.slug && slugOrId !== buble.slug) return <CanonicalAddress to={bublePath(buble, tabSegment(tab))} />
-    return <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+    return (
+      <MentionMembers bubleId={buble.id}>
+        <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+      </MentionMembers>
+    )
   }
   if (buble === null && !online && !removing) {
     return (
@@ -138,23 +142,21 @@ function BubleView({
   const mentions = open ? { ...mentioned, [open]: false } : mentioned
 
   return (
-    <MentionMembers bubleId={buble.id}>
-      <div className="page buble-page">
-        {/* The title bar and the tabs stay at the top together; chat is one tap away from every tab. */}
-        <div className="buble-bar">
-          <BubleHeader buble={buble} actor={actor} onRemoving={onRemoving} />
-          <BubleTabs buble={buble} current={tab} counts={counts} mentions={mentions} />
-        </div>
-        {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
-        {tab !== 'wall' && <Ticker buble={buble} />}
-        <div className="tab-panel">
-          {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
-          {tab === 'wall' && <WallTab buble={buble} actor={actor} />}
-          {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
-          {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
-          {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}
-        </div>
+    <div className="page buble-page">
+      {/* The title bar and the tabs stay at the top together; chat is one tap away from every tab. */}
+      <div className="buble-bar">
+        <BubleHeader buble={buble} actor={actor} onRemoving={onRemoving} />
+        <BubleTabs buble={buble} current={tab} counts={counts} mentions={mentions} />
       </div>
-    </MentionMembers>
+      {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
+      {tab !== 'wall' && <Ticker buble={buble} />}
+      <div className="tab-panel">
+        {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
+        {tab === 'wall' && <WallTab buble={buble} actor={actor} />}
+        {tab === 'members' && <MembersTab bubleId={buble.id} members={members} actor={actor} />}
+        {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
+        {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}
+      </div>
+    </div>
   )
 }
