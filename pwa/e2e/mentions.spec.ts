@@ -1,7 +1,7 @@
 /** Mentions at phone size (issue 23 §1): `@` suggests members, a pick posts a mention, the member sees it and the `@` mark. */
 
 import { expect, type Page, test } from '@playwright/test'
-import { person } from './helpers.ts'
+import { expectAccessible, person } from './helpers.ts'
 
 test.use({ viewport: { width: 390, height: 844 } })
 
@@ -33,6 +33,7 @@ test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and 
     await field.pressSequentially('Chapter 3 tonight, @b')
     const list = ann.page.getByRole('listbox', { name: 'Members to mention' })
     await expect(list.getByRole('option')).toHaveText(['@Ben Mention'])
+    await expectAccessible(ann.page, 'the wall with the mention list open')
     await field.press('Enter')
     await expect(list).toBeHidden()
     await field.pressSequentially('bring tea')
@@ -46,6 +47,7 @@ test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and 
     const wall = tabs(ben.page).getByRole('link', { name: /^Wall/ })
     await expect(wall).toContainText('you were mentioned')
     await expect(wall.locator('.tab-mention')).toHaveText('@you were mentioned')
+    await expectAccessible(ben.page, 'the buble page with the @ mark')
     await wall.click()
     await expect(ben.page.locator('.post-content .mention')).toHaveText('@Ben Mention')
     await expect(ben.page.locator('.post-content')).toHaveText('Chapter 3 tonight, @Ben Mention bring tea')
