@@ -200,6 +200,21 @@ describe.each(backends())('mentions on %s', (backend) => {
     expect(await mark(bo, id, 'wall')).toBe(true)
   })
 
+  test('a long chat message cut for the plain push never shows half a mention', async () => {
+    const ana = await user('Ana')
+    const bo = await user('Bo')
+    const cy = await user('Cy')
+    const id = await buble(ana, 'Long talk', bo, cy)
+    const long = 'x'.repeat(105)
+
+    await call(ana, 'POST', `/api/chat/${id}/messages`, { content: `${long} ${at(bo)} and more` }, 201)
+
+    expect(await pushed(ana, bo, cy)).toEqual([
+      ['Bo', 'Ana mentioned you in Long talk', `${long} @Bo and more`],
+      ['Cy', 'Ana', `${long} …`],
+    ])
+  })
+
   test('an edit pushes only the members it newly mentions', async () => {
     const ana = await user('Ana')
     const bo = await user('Bo')

@@ -50,7 +50,9 @@ const NOTIFICATION_CHARS = 120
 export const notificationText = (message: { content: string; type: string }): string => {
   const text = message.content.split('\n')[0]?.trim() ?? ''
   if (text.length === 0) return message.type === 'image' ? 'sent a photo' : ''
-  return text.length > NOTIFICATION_CHARS ? `${text.slice(0, NOTIFICATION_CHARS - 1)}…` : text
+  if (text.length <= NOTIFICATION_CHARS) return text
+  // A mention cut in half would show as a piece of its id: it goes whole.
+  return `${text.slice(0, NOTIFICATION_CHARS - 1).replace(/<@[0-9a-fA-F-]*$/, '')}…`
 }
 
 const MiB = 1024 * 1024
