@@ -10,7 +10,12 @@ export const UNREAD_CAP = 100
 
 export const ContentTypeSchema = z.enum(CONTENT_TYPES)
 
-export const UnreadCounter = z.object({ contentType: ContentTypeSchema, unreadCount: z.number().int().min(0) })
+export const UnreadCounter = z.object({
+  contentType: ContentTypeSchema,
+  unreadCount: z.number().int().min(0),
+  /** Present (true) while the tab holds a mention of the member they have not read (decision 94): its `@` mark. */
+  mentioned: z.literal(true).optional(),
+})
 export type UnreadCounter = z.infer<typeof UnreadCounter>
 
 export const ReadBody = z.object({ contentType: ContentTypeSchema })

@@ -224,6 +224,32 @@ export const unreadMarks = pgTable(
 )
 
 /**
+ * Mentions (issue 23 §1, decision 94): one row per member mentioned in a post, comment or chat
+ * message, written once (an edit mentioning them again adds nothing). The tab's `@` mark shows while
+ * a row's version is above the member's read mark of that tab (`unread_marks`).
+ */
+export const mentions = pgTable(
+  'mentions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contentId: uuid('content_id').notNull(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.contentId] }),
+    index('mentions_user_tab_version_idx').on(t.userId, t.bubleId, t.contentType, t.version),
+    index('mentions_buble_idx').on(t.bubleId),
+  ],
+)
+
+/**
  * What a pull answers as `del`. A buble-scoped row (`user_id` null) tells every member a row is gone;
  * a user-scoped row (`entity` buble, `user_id` set) tells one user's devices to forget a buble they left.
  */

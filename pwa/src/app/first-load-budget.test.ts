@@ -31,10 +31,12 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * reached; issue 20's 120 KiB needs zod and the router gone from the client (see the decision record).
  * Issue 21 added, measured: the home screen's activity and unread total, times on the viewer's own zone,
  * the part boundary and the title bar's menu (dashboard 173.8 → 180.4 KiB, buble page 190.1 → 193.8 KiB).
+ * Issue 23 §1 added, measured: mentions (the home card's `@` mark and names, the mention field, names
+ * in texts) (dashboard 181.2 → 182.2 KiB, buble page 194.6 → 195.9 KiB).
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES,
-  '/dashboard': 182 * 1024,
+  '/dashboard': 183 * 1024,
   '/bubles/:slug': 196 * 1024,
 }
 

@@ -3,6 +3,7 @@
  * first, read live from the device's database (so it works offline and follows every pull).
  */
 
+import { mentionedIds, renderMentions } from '@buble/shared/mentions'
 import { totalUnread } from '@buble/shared/unread'
 import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
@@ -31,6 +32,8 @@ export interface HomeBuble {
   buble: LocalBuble
   /** Every tab's unread counter added up. */
   unread: number
+  /** Some tab holds an unread mention of the user (decision 94): the card's `@` mark. */
+  mentioned: boolean
   latest: Activity | null
 }
 
@@ -139,8 +142,17 @@ export async function readHome(db: DeviceDb, userId: string): Promise<HomeBuble[
         candidates.map((candidate) => candidate.makerId),
       )
       const names = new Map([...refs].map(([id, ref]) => [id, ref.name]))
-      const unread = totalUnread(counters.filter((row) => row.buble_id === buble.id) as { unreadCount?: unknown }[])
-      return { buble, unread, latest: latestOf(candidates, names, userId) }
+      const mine = counters.filter((row) => row.buble_id === buble.id)
+      const unread = totalUnread(mine as { unreadCount?: unknown }[])
+      const mentioned = mine.some((row) => row.mentioned === true)
+      const latest = latestOf(candidates, names, userId)
+      // Its mentions read with the names members have now.
+      const ids = latest ? mentionedIds(latest.text) : []
+      if (latest && ids.length > 0) {
+        const named = await currentMemberRefs(db, buble.id, ids)
+        latest.text = renderMentions(latest.text, (id) => named.get(id)?.name)
+      }
+      return { buble, unread, mentioned, latest }
     }),
   )
   return homes.sort(byLatestActivity)

@@ -22,6 +22,18 @@ export function useUnread(bubleId: string): UnreadCounts {
   return counts
 }
 
+/** Which of a buble's tabs hold an unread mention of the reader (decision 94): their `@` mark. */
+export function useMentioned(bubleId: string): Record<ContentType, boolean> {
+  const { db } = useDevice()
+  const rows = useLiveQuery(() => db.unread.where('buble_id').equals(bubleId).toArray(), [db, bubleId])
+  const marks = Object.fromEntries(CONTENT_TYPES.map((type) => [type, false])) as Record<ContentType, boolean>
+  for (const row of rows ?? []) {
+    const type = row.contentType as ContentType
+    if (type in marks && row.mentioned === true) marks[type] = true
+  }
+  return marks
+}
+
 /**
  * While a tab is open (`contentType` set), marks it read whenever its counter is above zero, so
  * content arriving meanwhile does not pile up. Works offline: the counter drops to 0 at once.
@@ -44,7 +56,9 @@ export function useKeepRead(bubleId: string, contentType: ContentType | null): v
     ])
     // A refused read would only be refused again, round after round.
     if (refused > 0) return 0
-    return typeof row?.unreadCount === 'number' ? row.unreadCount : 0
+    const count = typeof row?.unreadCount === 'number' ? row.unreadCount : 0
+    // A mention an edit added counts nothing, but its `@` mark must clear too.
+    return row?.mentioned === true ? `${count}@` : count
   }, [db, bubleId, contentType])
 
   useEffect(() => {

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { z } from 'zod'
+import { MentionTextarea } from './mention-textarea.tsx'
 
 interface EditTextFormProps {
   label: string
@@ -39,17 +40,17 @@ export function EditTextForm({ label, initial, schema, maxLength, onSave, onCanc
       <label htmlFor={id} className="visually-hidden">
         {label}
       </label>
-      <textarea
+      <MentionTextarea
         id={id}
         className="text-input"
         value={text}
         maxLength={maxLength}
         rows={3}
-        // biome-ignore lint/a11y/noAutofocus: the field replaced the Edit button the user just pressed.
+        // The field replaced the Edit button the user just pressed.
         autoFocus
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => setText(event.target.value)}
+        onValueChange={setText}
         onKeyDown={(event) => {
           if (event.key === 'Escape') {
             event.stopPropagation()

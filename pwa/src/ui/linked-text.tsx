@@ -1,4 +1,6 @@
+import { splitMentions } from '@buble/shared/mentions'
 import { Fragment } from 'react'
+import { useMentionMembers } from './mention-members.tsx'
 
 // The same addresses firstUrl (@buble/shared/wall) finds, so the preview and the links agree.
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi
@@ -25,18 +27,30 @@ export function splitLinks(text: string): Part[] {
   return parts
 }
 
-/** Text as written (line breaks kept, by CSS), its addresses clickable in a new tab. */
+/**
+ * Text as written (line breaks kept, by CSS), its addresses clickable in a new tab and its mentions
+ * highlighted with the member's name now (decision 94; a non-member's is plain text).
+ */
 export function LinkedText({ text, className }: { text: string; className?: string }) {
+  const { nameOf } = useMentionMembers()
   return (
     <p className={className}>
-      {splitLinks(text).map((part) =>
-        part.href ? (
-          // noopener: the page opened cannot reach back into Buble; noreferrer: it does not learn where from.
-          <a key={part.at} href={part.href} target="_blank" rel="noopener noreferrer">
-            {part.text}
-          </a>
+      {splitMentions(text, nameOf).map((run) =>
+        run.userId ? (
+          <span key={run.at} className="mention">
+            {run.text}
+          </span>
         ) : (
-          <Fragment key={part.at}>{part.text}</Fragment>
+          splitLinks(run.text).map((part) =>
+            part.href ? (
+              // noopener: the page opened cannot reach back into Buble; noreferrer: it does not learn where from.
+              <a key={`${run.at}:${part.at}`} href={part.href} target="_blank" rel="noopener noreferrer">
+                {part.text}
+              </a>
+            ) : (
+              <Fragment key={`${run.at}:${part.at}`}>{part.text}</Fragment>
+            ),
+          )
         ),
       )}
     </p>

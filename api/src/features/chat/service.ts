@@ -6,6 +6,7 @@
  */
 
 import { CHAT_MESSAGES, type ChatMessage, type SendMessageBody } from '@buble/shared/chat'
+import { hasMentions } from '@buble/shared/mentions'
 import type { ReactionType } from '@buble/shared/wall'
 import { and, eq, sql } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
@@ -19,6 +20,7 @@ import type { Created } from '../../lib/entity-ids.ts'
 import { notFound, validationError } from '../../lib/errors.ts'
 import { answerBytes, type JsonAnswer, jsonAnswer } from '../../lib/json-answers.ts'
 import { bubleNotFound, requireMembership } from '../../lib/memberships.ts'
+import { mention } from '../../lib/mentions.ts'
 import { createPokeCache } from '../../lib/poke-cache.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { batchAnswers, firstOfEach, ONE_BY_ONE } from '../../lib/sync-sources.ts'
@@ -31,8 +33,11 @@ type MessageRow = typeof chatMessages.$inferSelect
 
 export const messageNotFound = () => notFound(CHAT_MESSAGES.messageNotFound)
 
-/** A message that can be written with others in one statement: a text (a reply too), no image to check. */
-export const isPlainMessage = (body: SendMessageBody): boolean => !body.image_url
+/**
+ * A message that can be written with others in one statement: a text (a reply too), no image to
+ * check, no mention to write.
+ */
+export const isPlainMessage = (body: SendMessageBody): boolean => !body.image_url && !hasMentions(body.content)
 
 /** What chat asks of the rest of the app: the uploads' file rules, and who hears of new messages. */
 export interface ChatHooks extends Pick<UploadedFiles, 'isBubleImage' | 'forgetFiles'> {
@@ -45,7 +50,9 @@ const NOTIFICATION_CHARS = 120
 export const notificationText = (message: { content: string; type: string }): string => {
   const text = message.content.split('\n')[0]?.trim() ?? ''
   if (text.length === 0) return message.type === 'image' ? 'sent a photo' : ''
-  return text.length > NOTIFICATION_CHARS ? `${text.slice(0, NOTIFICATION_CHARS - 1)}…` : text
+  if (text.length <= NOTIFICATION_CHARS) return text
+  // A mention cut in half would show as a piece of its id: it goes whole.
+  return `${text.slice(0, NOTIFICATION_CHARS - 1).replace(/<@[0-9a-fA-F-]*$/, '')}…`
 }
 
 const MiB = 1024 * 1024
@@ -118,7 +125,13 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
   const groups = createSendGroups(database.groupDb, log, { contentAdded: hooks.contentAdded, notificationText })
 
   /** What a message announces once committed, to the members' devices and notifications. */
-  function announceMessage(w: SyncWriter, user: UserRow, bubleId: string, body: SendMessageBody) {
+  function announceMessage(
+    w: SyncWriter,
+    user: UserRow,
+    bubleId: string,
+    body: SendMessageBody,
+    mentioned: readonly string[] = [],
+  ) {
     w.changed(bubleId, 'chat_message')
     hooks.contentAdded.announce(w, {
       bubleId,
@@ -126,6 +139,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
       actorId: user.id,
       title: user.name,
       body: notificationText(body),
+      mentioned,
     })
   }
 
@@ -181,7 +195,14 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
         addedVersion: version,
         version,
       })
-      announceMessage(w, user, bubleId, body)
+      const mentioned = await mention(w, hooks.contentAdded, user, {
+        bubleId,
+        contentType: 'chat',
+        contentId: id,
+        text: body.content,
+        at,
+      })
+      announceMessage(w, user, bubleId, body, mentioned)
       return { id, created: true }
     })
     return { value: await loadMessage(readerAfterWrite(db), sent.id), created: sent.created }
@@ -220,6 +241,14 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
       return syncWrite(db, async (w) => {
         const message = await kit.forAction(w.tx, messageId, user.id, 'content.edit')
         await kit.touch(w, message, { content, isEdited: true })
+        // Only members this edit mentions for the first time in the message hear of it.
+        await mention(w, hooks.contentAdded, user, {
+          bubleId: message.bubleId,
+          contentType: 'chat',
+          contentId: messageId,
+          text: content,
+          at: now(),
+        })
         await touchReplies(w, message)
         return loadMessage(w.tx, messageId)
       })

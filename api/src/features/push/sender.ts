@@ -6,6 +6,7 @@
  * push service answers 404 or 410 for. Nothing here can block or fail the write: errors are logged.
  */
 
+import { hasMentions, memberNames, mentionedIds, mentionPushTitle, renderMentions } from '@buble/shared/mentions'
 import type { UnreadPush } from '@buble/shared/push'
 import type { ContentType } from '@buble/shared/unread'
 import { eq, sql } from 'drizzle-orm'
@@ -13,9 +14,9 @@ import webpush from 'web-push'
 import type { Executor } from '../../db/client.ts'
 import { pushSubscriptions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
-import type { ContentAdded, ContentAddedBus } from '../../lib/content-added.ts'
+import type { ContentAdded, ContentAddedBus, Mentioned } from '../../lib/content-added.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
-import { pushAudiences } from './audiences.ts'
+import { pushAudiences, type Recipient } from './audiences.ts'
 import { createDeliverer } from './delivery.ts'
 import type { PushOptions } from './service.ts'
 
@@ -79,18 +80,24 @@ export function pushSender(
   /** Each buble's audience, kept until what it reads changes (audiences.ts). */
   const audiences = pushAudiences(deps)
 
-  /** Everyone to tell and the payload each gets: the buble's audience (shared), then one statement for all their counters. */
-  async function prepare(added: ContentAdded): Promise<void> {
-    // A new member is in the audience of the push that announces them (other processes hear the
-    // trigger's NOTIFY; here the change must not wait for it).
-    if (added.contentType === 'members') audiences.forget()
-    const buble = await audiences.load(added.bubleId)
-    if (!buble) return
-    // Never told of their own content.
-    const only = added.recipients && new Set(added.recipients)
-    const rows = buble.subscriptions.filter(
-      (subscription) => subscription.user_id !== added.actorId && (!only || only.has(subscription.user_id)),
-    )
+  /** A text as its reader sees it: each mention with the member's name now (a read only when it mentions). */
+  async function readable(bubleId: string, text: string): Promise<string> {
+    if (!hasMentions(text)) return text
+    const ids = mentionedIds(text)
+    const rows = (await db.execute(
+      sql`select u.id, u.name from memberships m join users u on u.id = m.user_id
+        where m.buble_id = ${bubleId} and m.user_id = any(${pgUuidArray(ids)})`,
+    )) as unknown as { rows: { id: string; name: string }[] }
+    return renderMentions(text, memberNames(rows.rows))
+  }
+
+  /** One payload per user, queued for each of their subscriptions. */
+  async function send(
+    added: Pick<ContentAdded, 'bubleId' | 'contentType'>,
+    buble: { name: string; slug: string },
+    rows: readonly Recipient[],
+    text: (userId: string) => { title: string; body: string },
+  ): Promise<void> {
     const byUser = new Map<string, Subscription[]>()
     for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
     const counters = await unread.membersCounters(db, added.bubleId, [...byUser.keys()])
@@ -98,13 +105,14 @@ export function pushSender(
       const unreadNow = counters.get(userId)
       // Left the buble between the commit and now: nothing to tell them.
       if (!unreadNow) continue
+      const { title, body } = text(userId)
       const payload: UnreadPush = {
         type: 'unread',
         buble_id: added.bubleId,
         buble_name: buble.name,
         contentType: added.contentType,
-        title: clip(added.title, 100),
-        body: clip(added.body, 200),
+        title: clip(title, 100),
+        body: clip(body, 200),
         url: pathOf(buble.slug, added.contentType),
         unread: unreadNow,
       }
@@ -112,6 +120,45 @@ export function pushSender(
       for (const { id, endpoint, p256dh, auth } of subscriptions)
         enqueue({ subscription: { id, endpoint, p256dh, auth }, payload: json, attempt: 1 })
     }
+  }
+
+  /**
+   * The members a text mentions (decision 94): pushed even where they muted the buble, never when
+   * their push is off altogether (or their account is not active), and never once they have left.
+   */
+  async function prepareMentions(mentioned: Mentioned): Promise<void> {
+    const buble = await audiences.load(mentioned.bubleId)
+    if (!buble) return
+    const { rows } = (await db.execute(
+      sql`select s.id, s.user_id, s.endpoint, s.p256dh, s.auth from push_subscriptions s
+        join memberships m on m.user_id = s.user_id and m.buble_id = ${mentioned.bubleId}
+        join users u on u.id = s.user_id
+        where s.user_id = any(${pgUuidArray(mentioned.userIds)}) and s.user_id <> ${mentioned.actorId}
+          and u.push_enabled and u.status = 'active'`,
+    )) as unknown as { rows: Recipient[] }
+    if (rows.length === 0) return
+    const body = await readable(mentioned.bubleId, mentioned.body)
+    const title = mentionPushTitle(mentioned.actorName, buble.name)
+    await send(mentioned, buble, rows, () => ({ title, body }))
+  }
+
+  /** Everyone to tell and the payload each gets: the buble's audience (shared), then one statement for all their counters. */
+  async function prepare(added: ContentAdded): Promise<void> {
+    // A new member is in the audience of the push that announces them (other processes hear the
+    // trigger's NOTIFY; here the change must not wait for it).
+    if (added.contentType === 'members') audiences.forget()
+    const buble = await audiences.load(added.bubleId)
+    if (!buble) return
+    // Never told of their own content; the members it mentions get the mention's push instead; an
+    // event's reminder goes to its `recipients` only.
+    const skipped = new Set([added.actorId, ...(added.mentioned ?? [])])
+    const only = added.recipients && new Set(added.recipients)
+    const rows = buble.subscriptions.filter(
+      (subscription) => !skipped.has(subscription.user_id) && (!only || only.has(subscription.user_id)),
+    )
+    if (rows.length === 0) return
+    const body = await readable(added.bubleId, added.body)
+    await send(added, buble, rows, () => ({ title: added.title, body }))
   }
 
   function enqueue(job: Job): void {
@@ -239,18 +286,27 @@ export function pushSender(
     timers.add(timer)
   }
 
-  const stopListening = bus.listen((added) => {
-    if (closed) return
+  function preparation(work: Promise<void>, bubleId: string): void {
     preparing++
-    prepare(added)
+    work
       .catch((err) => {
         // Once closed, the database may be gone too: a preparation cut short is not a failure.
-        if (!closed) log.error('push preparation failed', { err, bubleId: added.bubleId })
+        if (!closed) log.error('push preparation failed', { err, bubleId })
       })
       .finally(() => {
         preparing--
       })
+  }
+  const stopContent = bus.listen((added) => {
+    if (!closed) preparation(prepare(added), added.bubleId)
   })
+  const stopMentions = bus.listenMentions((mentioned) => {
+    if (!closed) preparation(prepareMentions(mentioned), mentioned.bubleId)
+  })
+  const stopListening = () => {
+    stopContent()
+    stopMentions()
+  }
 
   return {
     /** Resolves once nothing is being prepared, queued, in flight or waiting for a retry (tests). */

@@ -38,10 +38,24 @@ function cappedCount(source: UnreadSource, bubleId: SQL, userId: SQL, joinedVers
     order by ${x(source.addedColumn)} limit ${sql.raw(String(UNREAD_CAP))}) capped)`
 }
 
+/**
+ * Whether the member has an unread mention on the source's tab (decision 94): a mention newer than
+ * their read mark of the tab (or their join), by the same versions as the count.
+ */
+function mentionedFlag(contentType: ContentType, bubleId: SQL, userId: SQL, joinedVersion: SQL): SQL {
+  return sql`exists (select 1 from mentions mn
+    where mn.user_id = ${userId} and mn.buble_id = ${bubleId} and mn.content_type = ${contentType}
+      and mn.version > coalesce(
+        (select m.read_version from unread_marks m
+          where m.user_id = ${userId} and m.buble_id = ${bubleId} and m.content_type = ${contentType}),
+        ${joinedVersion}))`
+}
+
 /** One source's counts for a user in several bubles. */
 function countQuery(source: UnreadSource, userId: string, bubleIds: readonly string[]): SQL {
   return sql`select me.buble_id, ${source.contentType}::text as content_type,
-      ${cappedCount(source, sql`me.buble_id`, sql`${userId}::uuid`, sql`me.joined_version`)} as n
+      ${cappedCount(source, sql`me.buble_id`, sql`${userId}::uuid`, sql`me.joined_version`)} as n,
+      ${mentionedFlag(source.contentType, sql`me.buble_id`, sql`${userId}::uuid`, sql`me.joined_version`)} as mentioned
     from memberships me
     where me.user_id = ${userId} and me.buble_id = any(${pgUuidArray(bubleIds)})`
 }
@@ -72,9 +86,15 @@ export function unreadService(deps: Deps, sources: readonly UnreadSource[], poke
   const oneBuble = db
     .select(
       Object.fromEntries(
-        sources.map((source) => [
-          source.contentType,
-          sql<string>`${cappedCount(source, bubleId$, userId$, sql`${memberships.joinedVersion}`)}`,
+        sources.flatMap((source) => [
+          [
+            source.contentType,
+            sql<string>`${cappedCount(source, bubleId$, userId$, sql`${memberships.joinedVersion}`)}`,
+          ],
+          [
+            `${source.contentType}_mentioned`,
+            sql<boolean>`${mentionedFlag(source.contentType, bubleId$, userId$, sql`${memberships.joinedVersion}`)}`,
+          ],
         ]),
       ),
     )
@@ -97,13 +117,14 @@ export function unreadService(deps: Deps, sources: readonly UnreadSource[], poke
       if (bubles.length > 0) queries.push(countQuery(source, userId, bubles))
     }
     if (queries.length === 0) return answer
-    const rows = rowsOf<{ buble_id: string; content_type: ContentType; n: string | number }>(
+    const rows = rowsOf<{ buble_id: string; content_type: ContentType; n: string | number; mentioned: boolean }>(
       await exec.execute(sql.join(queries, sql` union all `)),
     )
     for (const row of rows)
       answer.set(counterKey(row.buble_id, row.content_type), {
         contentType: row.content_type,
         unreadCount: Number(row.n),
+        ...(row.mentioned === true ? { mentioned: true } : {}),
       })
     return answer
   }
@@ -147,9 +168,13 @@ export function unreadService(deps: Deps, sources: readonly UnreadSource[], poke
       const hit = cached.get(key)
       if (hit && !pokes.pokedSince(hit.since, [bubleId], user.id)) return hit.counters
       const since = pokes.mark()
-      const [row] = (await oneBuble.execute({ bubleId, userId: user.id })) as Record<string, string>[]
+      const [row] = (await oneBuble.execute({ bubleId, userId: user.id })) as Record<string, string | boolean>[]
       if (!row) throw bubleNotFound()
-      const counters = CONTENT_TYPES.map((contentType) => ({ contentType, unreadCount: Number(row[contentType] ?? 0) }))
+      const counters: UnreadCounter[] = CONTENT_TYPES.map((contentType) => ({
+        contentType,
+        unreadCount: Number(row[contentType] ?? 0),
+        ...(row[`${contentType}_mentioned`] === true ? { mentioned: true as const } : {}),
+      }))
       if (pokes.listening()) {
         cached.delete(key)
         if (cached.size >= MAX_CACHED) cached.delete(cached.keys().next().value as string)

@@ -9,12 +9,14 @@ import { v7 as uuidv7 } from 'uuid'
 import { comments, postReactions, posts } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
+import type { ContentAddedBus } from '../../lib/content-added.ts'
 import type { Created } from '../../lib/entity-ids.ts'
+import { mention } from '../../lib/mentions.ts'
 import { syncWrite } from '../../lib/sync-writes.ts'
 import { commentKit, postKit } from './kits.ts'
 import { commentsOf, loadComment, loadPost } from './queries.ts'
 
-export function commentsAndReactions({ db, now }: Deps) {
+export function commentsAndReactions({ db, now }: Deps, contentAdded: ContentAddedBus) {
   async function setReaction(user: UserRow, postId: string, type: ReactionType, on: boolean) {
     return syncWrite(db, async (w) => {
       const { row: post } = await postKit.forMember(w.tx, postId, user.id)
@@ -58,6 +60,14 @@ export function commentsAndReactions({ db, now }: Deps) {
           .insert(comments)
           .values({ id, postId, bubleId: post.bubleId, authorId: user.id, content: body.content, createdAt: now() })
         w.changed(post.bubleId, 'comment')
+        // A comment counts on no tab, but a mention in it marks the wall's.
+        await mention(w, contentAdded, user, {
+          bubleId: post.bubleId,
+          contentType: 'wall',
+          contentId: id,
+          text: body.content,
+          at: now(),
+        })
         await postKit.touch(w, post, { commentsCount: sql`${posts.commentsCount} + 1` })
         return { value: await loadComment(w.tx, id), created: true }
       })
@@ -67,6 +77,13 @@ export function commentsAndReactions({ db, now }: Deps) {
       return syncWrite(db, async (w) => {
         const comment = await commentKit.forAction(w.tx, commentId, user.id, 'content.edit')
         await commentKit.touch(w, comment, { content, isEdited: true })
+        await mention(w, contentAdded, user, {
+          bubleId: comment.bubleId,
+          contentType: 'wall',
+          contentId: commentId,
+          text: content,
+          at: now(),
+        })
         return loadComment(w.tx, commentId)
       })
     },

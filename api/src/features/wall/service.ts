@@ -3,6 +3,7 @@
  * write is one sync write, called alike by the REST routes and by the push handler's mutations.
  */
 
+import { hasMentions } from '@buble/shared/mentions'
 import { can } from '@buble/shared/permissions'
 import { firstUrl, MAX_PINNED_POSTS, type Post, WALL_MESSAGES } from '@buble/shared/wall'
 import { and, eq, gt, sql } from 'drizzle-orm'
@@ -15,6 +16,7 @@ import type { ContentAddedBus } from '../../lib/content-added.ts'
 import type { Created } from '../../lib/entity-ids.ts'
 import { AppError, conflict, forbidden } from '../../lib/errors.ts'
 import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
+import { mention } from '../../lib/mentions.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { batchAnswers, firstOfEach, ONE_BY_ONE } from '../../lib/sync-sources.ts'
 import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
@@ -33,8 +35,11 @@ export interface NewPost {
   link_url?: string | null | undefined
 }
 
-/** A post that can be written with others in one statement: nothing to check but the membership and its id. */
-export const isPlainPost = (post: NewPost): boolean => !post.image_url
+/**
+ * A post that can be written with others in one statement: nothing to check but the membership and
+ * its id (a post mentioning members goes step by step, to write its mentions).
+ */
+export const isPlainPost = (post: NewPost): boolean => !post.image_url && !hasMentions(post.content)
 
 /** What the wall asks of the rest of the app: whether a file may be shown in a buble, forgetting files, previews. */
 export interface WallHooks {
@@ -77,6 +82,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     w: SyncWriter,
     user: UserRow,
     post: { id: string; bubleId: string; content: string; linkUrl: string | null },
+    mentioned: readonly string[] = [],
   ) {
     w.changed(post.bubleId, 'post')
     hooks.contentAdded.announce(w, {
@@ -85,6 +91,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       actorId: user.id,
       title: `${user.name} posted`,
       body: post.content,
+      mentioned,
     })
     // The preview is fetched once the post is committed: the answer never waits for it.
     const { id, linkUrl } = post
@@ -198,7 +205,15 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           addedVersion: version,
           version,
         })
-        announcePost(w, user, { id, bubleId, content: body.content, linkUrl })
+        const at = now()
+        const mentioned = await mention(w, hooks.contentAdded, user, {
+          bubleId,
+          contentType: 'wall',
+          contentId: id,
+          text: body.content,
+          at,
+        })
+        announcePost(w, user, { id, bubleId, content: body.content, linkUrl }, mentioned)
         return { value: await loadPost(w.tx, id), created: true }
       })
     },
@@ -218,6 +233,14 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           ? {}
           : { linkUrl: found, linkTitle: null, linkDescription: null, linkImage: null, linkFetchedAt: null }
         await postKit.touch(w, post, { content, isEdited: true, ...link })
+        // Only members this edit mentions for the first time in the post hear of it.
+        await mention(w, hooks.contentAdded, user, {
+          bubleId: post.bubleId,
+          contentType: 'wall',
+          contentId: postId,
+          text: content,
+          at: now(),
+        })
         if (!keepsLink && found) w.afterCommit(() => hooks.previewOwed(postId, found))
         return loadPost(w.tx, postId)
       })
@@ -274,6 +297,6 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
       })
     },
 
-    ...commentsAndReactions(deps),
+    ...commentsAndReactions(deps, hooks.contentAdded),
   }
 }

@@ -5,11 +5,12 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { bublePath, type LocalBuble, useBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { useOnline, useSyncSummary } from '../../data/sync-status.ts'
-import { useKeepRead, useUnread } from '../../data/unread.ts'
+import { useKeepRead, useMentioned, useUnread } from '../../data/unread.ts'
 import { useRemoteBuble } from '../../features/bubles/use-remote-buble.ts'
 import { Ticker } from '../../features/wall/ticker.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
+import { MentionMembers } from '../../ui/mention-members.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
@@ -74,7 +75,11 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
   if (buble) {
     // Opened by id (made offline) or by a slug in other letter case: show the canonical address.
     if (buble.slug && slugOrId !== buble.slug) return <CanonicalAddress to={bublePath(buble, tabSegment(tab))} />
-    return <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+    return (
+      <MentionMembers bubleId={buble.id}>
+        <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+      </MentionMembers>
+    )
   }
   if (buble === null && !online && !removing) {
     return (
@@ -138,13 +143,15 @@ function BubleView({
   useKeepRead(buble.id, open)
   // The open tab never shows a counter: it is being read.
   const counts = open ? { ...unread, [open]: 0 } : unread
+  const mentioned = useMentioned(buble.id)
+  const mentions = open ? { ...mentioned, [open]: false } : mentioned
 
   return (
     <div className="page buble-page">
       {/* The title bar and the tabs stay at the top together; chat is one tap away from every tab. */}
       <div className="buble-bar">
         <BubleHeader buble={buble} actor={actor} onRemoving={onRemoving} />
-        <BubleTabs buble={buble} current={tab} counts={counts} />
+        <BubleTabs buble={buble} current={tab} counts={counts} mentions={mentions} />
       </div>
       {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
       {tab !== 'wall' && <Ticker buble={buble} />}

@@ -8,9 +8,11 @@ interface BubleTabsProps {
   current: TabKey
   /** Unread per tab; the overview never shows one (spec part 1 §2). */
   counts?: Partial<Record<Exclude<TabKey, 'overview'>, number>>
+  /** Tabs holding an unread mention of the reader: an `@` mark. */
+  mentions?: Partial<Record<Exclude<TabKey, 'overview'>, boolean>>
 }
 
-export function BubleTabs({ buble, current, counts = {} }: BubleTabsProps) {
+export function BubleTabs({ buble, current, counts = {}, mentions = {} }: BubleTabsProps) {
   return (
     <nav className="tabs" aria-label="Buble sections">
       <ul>
@@ -22,7 +24,9 @@ export function BubleTabs({ buble, current, counts = {} }: BubleTabsProps) {
               aria-current={tab.key === current ? 'page' : undefined}
             >
               {tab.label}
-              {tab.key !== 'overview' && <TabCount count={counts[tab.key] ?? 0} />}
+              {tab.key !== 'overview' && (
+                <TabCount count={counts[tab.key] ?? 0} mentioned={mentions[tab.key] === true} />
+              )}
             </Link>
           </li>
         ))}

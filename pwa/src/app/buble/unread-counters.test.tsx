@@ -103,3 +103,21 @@ test('a refused read is not asked again and again', async () => {
   await app.user.click(screen.getByRole('link', { name: 'Overview' }))
   expect(await screen.findByRole('link', { name: 'Wall 3 unread' })).toBeInTheDocument()
 })
+
+test('a tab holding an unread mention shows @ instead of its count, and opening it reads it, even at no count', async () => {
+  const mention = (contentType: 'wall' | 'chat', unreadCount: number) => {
+    const change = unreadChange(buble.id, contentType, unreadCount)
+    return { ...change, data: { contentType, unreadCount, mentioned: true } } as typeof change
+  }
+  // An edit adding a mention counts nothing new: only the mark says so.
+  const app = open('/bubles/reading-circle', bubleServer([...seed, mention('wall', 0)]))
+  expect(await screen.findByRole('link', { name: 'Wall you were mentioned' })).toBeInTheDocument()
+  expect(screen.getByRole('link', { name: 'Wall you were mentioned' }).querySelector('.tab-mention')).not.toBeNull()
+
+  await app.user.click(screen.getByRole('link', { name: 'Wall you were mentioned' }))
+  await waitFor(() => expect(reads(app)).toHaveLength(1))
+  expect(reads(app)[0]!.args).toEqual({ buble_id: buble.id, contentType: 'wall' })
+  await app.user.click(screen.getByRole('link', { name: 'Overview' }))
+  await waitFor(() => expect(screen.getByRole('link', { name: 'Wall' })).toBeInTheDocument())
+  expect(screen.getByRole('link', { name: 'Wall' }).querySelector('.tab-mention')).toBeNull()
+})

@@ -13,13 +13,14 @@ const CARD_BADGES = 3
 
 /** A buble on the home screen: its name and unread total, what happened last, and who is in it. */
 export function BubleCard({ home, now }: { home: HomeBuble; now: number }) {
-  const { buble, unread, latest } = home
+  const { buble, unread, mentioned, latest } = home
   const count = unreadLabel(unread)
   const line = latest ? activityLine(latest) : null
   const describedId = `buble-${buble.id}-news`
   // What the link adds to its name: "3 unread, Bob in chat: see you at 7, 2m ago".
   const described = [
     count ? DASHBOARD_TEXTS.unread(unread) : null,
+    mentioned ? DASHBOARD_TEXTS.mentioned : null,
     line ?? DASHBOARD_TEXTS.noActivity,
     latest ? relativeTime(latest.at, now) : null,
   ]
@@ -39,6 +40,12 @@ export function BubleCard({ home, now }: { home: HomeBuble; now: number }) {
             {buble.name}
           </Link>
         </h2>
+        {mentioned && (
+          <span className="buble-card-unread buble-card-mention" title={DASHBOARD_TEXTS.mentioned}>
+            <span aria-hidden="true">@</span>
+            <span className="visually-hidden">{DASHBOARD_TEXTS.mentioned}</span>
+          </span>
+        )}
         {count && (
           <span className="buble-card-unread" title={DASHBOARD_TEXTS.unread(unread)}>
             <span aria-hidden="true">{count}</span>

@@ -142,3 +142,24 @@ test('offline, what the user writes on this device moves its buble to the top at
   // The user's own writing is not unread.
   expect(within(cardOf('First')).queryByText(/unread/)).toBeNull()
 })
+
+test('a mention of the user marks the card with @, and the activity line shows mentions by name', async () => {
+  const club = makeBuble({ name: 'Mention Club', created_at: minutesAgo(500) })
+  const wall = unreadChange(club.id, 'wall', 1)
+  const server = bubleServer([
+    bubleChange(club),
+    memberChange(club.id, makeMember(bob)),
+    memberChange(club.id, makeMember(alice, 'owner')),
+    postChange(makePost(club.id, bob.name, `ask <@${alice.id}> and <@${uuidv7()}>`, 3)),
+    { ...wall, data: { contentType: 'wall', unreadCount: 1, mentioned: true } } as typeof wall,
+  ])
+  renderApp({ route: '/dashboard', user: alice, api: { [PROFILE]: json(200, alice) }, server })
+  await waitFor(() =>
+    expect(activityOf('Mention Club')).toHaveTextContent('Bob Builder on the wall: ask @Alice Example and @someone'),
+  )
+  const card = cardOf('Mention Club')
+  expect(within(card).getByText('you were mentioned')).toBeInTheDocument()
+  expect(within(card).getByRole('link', { name: 'Mention Club' })).toHaveAccessibleDescription(
+    /^1 unread, you were mentioned, Bob Builder on the wall: ask @Alice Example and @someone/,
+  )
+})

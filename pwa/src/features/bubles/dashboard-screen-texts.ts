@@ -31,4 +31,6 @@ export const DASHBOARD_TEXTS = {
   noActivity: 'Nothing new yet',
   /** The count's name for assistive technology: "3 unread". */
   unread: (count: number) => `${count} unread`,
+  /** The `@` mark's name: a tab holds an unread mention of the user. */
+  mentioned: 'you were mentioned',
 } as const

@@ -6,6 +6,8 @@ import type { ChatActions, LocalChatMessage } from '../../data/chat.ts'
 import { useOnline } from '../../data/sync-status.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { useReadable } from '../../ui/mention-members.tsx'
+import { MentionTextarea } from '../../ui/mention-textarea.tsx'
 import { IMAGE_TEXTS, IMAGE_TYPES, imageProblem, uploadImage } from '../../ui/upload-image.ts'
 import { CHAT_TEXTS } from './chat-texts.ts'
 
@@ -29,6 +31,7 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
   const online = useOnline()
   const id = useId()
   const [text, setText] = useState('')
+  const readable = useReadable()
   const [error, setError] = useState<string | null>(null)
   const [uploading, setUploading] = useState(false)
   const [picker, setPicker] = useState(0)
@@ -132,7 +135,7 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
         <div className="chat-replying">
           <blockquote className="chat-quote" aria-label={`Replying to ${replyTo.sender.name}`}>
             <span className="chat-quote-sender">Replying to {replyTo.sender.name}</span>
-            <span className="chat-quote-text">{replyTo.content || 'Image'}</span>
+            <span className="chat-quote-text">{readable(replyTo.content) || 'Image'}</span>
           </blockquote>
           <button type="button" className="link-button" onClick={onCancelReply}>
             Cancel reply
@@ -175,8 +178,9 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
         <label htmlFor={`${id}-text`} className="visually-hidden">
           Write a message
         </label>
-        <textarea
+        <MentionTextarea
           ref={field}
+          placement="above"
           id={`${id}-text`}
           className="text-input chat-input"
           rows={1}
@@ -184,7 +188,7 @@ export function ChatComposer({ buble, actions, replyTo, onCancelReply, onSent, f
           placeholder={image ? CHAT_TEXTS.captionPlaceholder : CHAT_TEXTS.messagePlaceholder}
           aria-describedby={`${id}-keys`}
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onValueChange={setText}
           onKeyDown={onKeyDown}
         />
         <span id={`${id}-keys`} className="visually-hidden">

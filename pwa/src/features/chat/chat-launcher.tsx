@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom'
 import { useSearchParams } from 'react-router-dom'
 import { type LocalBuble, useMembers } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
-import { useKeepRead, useUnread } from '../../data/unread.ts'
+import { useKeepRead, useMentioned, useUnread } from '../../data/unread.ts'
 import { lazyPart } from '../../ui/lazy-part.ts'
 import { memberActorFor } from '../../ui/member-actor.ts'
 import { TabCount } from '../../ui/tab-count.tsx'
@@ -30,6 +30,7 @@ export function ChatLauncher({ buble }: { buble: LocalBuble }) {
   const unread = useUnread(buble.id).chat
   useKeepRead(buble.id, open ? 'chat' : null)
   const count = open ? 0 : unread
+  const mentioned = useMentioned(buble.id).chat && !open
 
   function close() {
     setOpen(false)
@@ -47,7 +48,7 @@ export function ChatLauncher({ buble }: { buble: LocalBuble }) {
         onClick={() => (open ? close() : setOpen(true))}
       >
         Chat
-        <TabCount count={count} />
+        <TabCount count={count} mentioned={mentioned} />
       </button>
       {open &&
         createPortal(

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { EditTextForm } from '../../ui/edit-text-form.tsx'
 import { formatClock, formatMoment } from '../../ui/format.ts'
 import { LinkedText } from '../../ui/linked-text.tsx'
+import { useReadable } from '../../ui/mention-members.tsx'
 import { REACTIONS } from '../../ui/reaction-picker.tsx'
 import { COPY_FAILED, useCopy } from '../../ui/use-copy.ts'
 import { useSecureImage } from '../../ui/use-secure-image.ts'
@@ -48,6 +49,7 @@ const report = (what: string) => (err: unknown) => console.error(what, err)
 export function ChatMessageItem(props: ChatMessageItemProps) {
   const { message, actor, userId, names, firstOfRun, lastOfRun, current, first, found, actions, onReply } = props
   const [editing, setEditing] = useState(false)
+  const readable = useReadable()
   const { copied, failed: copyFailed, copy } = useCopy()
   const [deleting, setDeleting] = useState(false)
   const [pressed, setPressed] = useState(false)
@@ -142,7 +144,7 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
           {message.replyTo && (
             <blockquote className="chat-quote">
               <span className="chat-quote-sender">{message.replyTo.sender.name}</span>
-              <span className="chat-quote-text">{message.replyTo.content || 'Image'}</span>
+              <span className="chat-quote-text">{readable(message.replyTo.content) || 'Image'}</span>
             </blockquote>
           )}
           {message.type === 'image' && message.image_url && (
@@ -207,7 +209,7 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
               </button>
               {message.content !== '' && (
                 // A long press shows these actions instead of the browser's menu, so the text is copied from here.
-                <button type="button" className="link-button" onClick={() => void copy(message.content)}>
+                <button type="button" className="link-button" onClick={() => void copy(readable(message.content))}>
                   {copied ? CHAT_TEXTS.copied : CHAT_TEXTS.copy} <span className="visually-hidden">message</span>
                 </button>
               )}

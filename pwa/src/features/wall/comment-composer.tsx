@@ -2,6 +2,7 @@ import { LIMITS } from '@buble/shared/constants'
 import { CommentContent } from '@buble/shared/wall'
 import { type FormEvent, useId, useState } from 'react'
 import type { WallActions } from '../../data/wall.ts'
+import { MentionTextarea } from '../../ui/mention-textarea.tsx'
 import { WALL_TEXTS } from './wall-texts.ts'
 
 /** A comment under a post: queued at once, online or not. Ctrl/Cmd+Enter sends too. */
@@ -30,7 +31,7 @@ export function CommentComposer({ postId, actions }: { postId: string; actions: 
       <label htmlFor={id} className="visually-hidden">
         Write a comment
       </label>
-      <textarea
+      <MentionTextarea
         id={id}
         className="text-input"
         rows={1}
@@ -39,7 +40,7 @@ export function CommentComposer({ postId, actions }: { postId: string; actions: 
         value={text}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => setText(event.target.value)}
+        onValueChange={setText}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send()
         }}

@@ -6,6 +6,7 @@ import { useOnline } from '../../data/sync-status.ts'
 import type { WallActions } from '../../data/wall.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { MentionTextarea } from '../../ui/mention-textarea.tsx'
 import { IMAGE_TEXTS, IMAGE_TYPES, imageProblem, uploadImage } from '../../ui/upload-image.ts'
 import { WALL_TEXTS } from './wall-texts.ts'
 
@@ -84,14 +85,14 @@ export function PostComposer({ buble, actions }: { buble: LocalBuble; actions: W
       <label htmlFor={`${id}-text`} className="visually-hidden">
         Write a post
       </label>
-      <textarea
+      <MentionTextarea
         id={`${id}-text`}
         className="text-input"
         rows={3}
         maxLength={LIMITS.post}
         placeholder="Share something with your Buble…"
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onValueChange={setText}
       />
       {preview && (
         <div className="composer-image">

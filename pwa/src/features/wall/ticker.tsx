@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom'
 import { bublePath, type LocalBuble } from '../../data/bubles.ts'
 import { useLatestPosts, useNow } from '../../data/wall.ts'
+import { useReadable } from '../../ui/mention-members.tsx'
 import { RelativeTime } from '../../ui/relative-time.tsx'
 import { WALL_TEXTS } from './wall-texts.ts'
 
@@ -19,6 +20,7 @@ export function excerpt(text: string, max = TICKER_CHARS): string {
 export function Ticker({ buble }: { buble: Pick<LocalBuble, 'id' | 'slug'> }) {
   const posts = useLatestPosts(buble.id)
   const now = useNow()
+  const readable = useReadable()
 
   return (
     <section className="ticker" aria-label="Latest posts">
@@ -44,7 +46,7 @@ export function Ticker({ buble }: { buble: Pick<LocalBuble, 'id' | 'slug'> }) {
                   <span className="ticker-author clamp-1" title={post.author?.name ?? post.author_name}>
                     {post.author?.name ?? post.author_name}
                   </span>
-                  <span className="ticker-text">{excerpt(post.content)}</span>
+                  <span className="ticker-text">{excerpt(readable(post.content))}</span>
                   <RelativeTime iso={post.created_at} now={now} className="ticker-time" />
                 </li>
               ))}
