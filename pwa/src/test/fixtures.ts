@@ -1,5 +1,6 @@
 import type { Profile, User } from '@buble/shared/auth'
 import type { Buble, Member, MemberRef } from '@buble/shared/bubles'
+import type { CalendarSettings } from '@buble/shared/calendar'
 import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
 import { INITIAL_TOOLS } from '@buble/shared/tools'
 import type { ContentType } from '@buble/shared/unread'
@@ -19,6 +20,13 @@ export const alice: User = {
 export const aliceProfile: Profile = {
   ...alice,
   deletion: { deletion_requested: false, deletion_scheduled_for: null, days_remaining: null, hours_remaining: null },
+}
+
+/** Alice's calendar settings, as `GET /api/users/calendar` answers them (the profile's Calendar section). */
+export const aliceCalendar: CalendarSettings = {
+  reminder: '1h',
+  feed_url: 'webcal://buble.test/api/calendar/x.ics',
+  feed_http_url: 'http://buble.test/api/calendar/x.ics',
 }
 
 export const bob: User = {

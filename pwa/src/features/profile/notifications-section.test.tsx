@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { afterEach, expect, test, vi } from 'vitest'
 import { json } from '../../test/fake-fetch.ts'
-import { alice, aliceProfile } from '../../test/fixtures.ts'
+import { alice, aliceCalendar, aliceProfile } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import { NOTIFICATION_TEXTS } from './notifications-section.tsx'
 
@@ -61,7 +61,11 @@ afterEach(() => {
   Reflect.deleteProperty(navigator, 'serviceWorker')
 })
 
-const profile = { 'GET /api/users/profile': json(200, aliceProfile) }
+// The profile and its Calendar section's own load (whose failure would be an alert of its own).
+const profile = {
+  'GET /api/users/profile': json(200, aliceProfile),
+  'GET /api/users/calendar': () => json(200, aliceCalendar),
+}
 
 test('permission is asked only after the switch is clicked; the subscription is sent and push turned on', async () => {
   const browser = stubPushBrowser()
