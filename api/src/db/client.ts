@@ -11,6 +11,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/p
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { ADVISORY_LOCKS } from '../lib/advisory-locks.ts'
 import * as schema from './schema.ts'
 import { rootCallRefused, runInWriteScope } from './write-scope.ts'
 
@@ -61,7 +62,7 @@ export async function executeNamed<R>(db: Db, name: string, statement: SQL): Pro
 
 const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url))
 // Serialises migrations when several processes start against one PostgreSQL at once.
-const MIGRATION_LOCK = 4_201_001
+const MIGRATION_LOCK = ADVISORY_LOCKS.migrations
 
 /**
  * `memory` may start from `loadDataDir`, a data directory dumped by `dumpPgliteDataDir` (tests use a

@@ -10,6 +10,7 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { type Database, type DbTimeouts, dumpPgliteDataDir, MIGRATIONS_DIR, openDatabase } from '../db/client.ts'
+import { ADVISORY_LOCKS } from '../lib/advisory-locks.ts'
 
 export type Backend = 'pglite' | 'postgres'
 
@@ -46,7 +47,7 @@ async function pgliteTemplate(): Promise<Blob> {
   return new Blob([readFileSync(file)])
 }
 
-const TEMPLATE_LOCK = 4_201_002
+const TEMPLATE_LOCK = ADVISORY_LOCKS.testTemplate
 
 /**
  * A migrated PostgreSQL database to copy each test database from (CREATE DATABASE … TEMPLATE),

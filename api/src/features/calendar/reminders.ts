@@ -11,11 +11,12 @@ import { REMINDER_LEAD_MS, type ReminderChoice, reminderTitle } from '@buble/sha
 import { and, eq, gt, inArray, isNotNull, lt, lte, ne, or } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import { bubles, eventRemindersSent, eventRsvps, events, memberships, users } from '../../db/schema.ts'
+import { ADVISORY_LOCKS } from '../../lib/advisory-locks.ts'
 import type { ContentAdded } from '../../lib/content-added.ts'
 import { eventOccurrences } from '../../lib/event-occurrences.ts'
 import type { Job } from '../../lib/jobs.ts'
 
-export const EVENT_REMINDER_JOB_LOCK = 4_201_305
+export const EVENT_REMINDER_JOB_LOCK = ADVISORY_LOCKS.eventReminderJob
 
 /**
  * A reminder whose time passed longer ago than this is dropped, not sent late (the servers were

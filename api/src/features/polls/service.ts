@@ -22,6 +22,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { pollOptions, polls, pollVoters, pollVotes } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
+import { ADVISORY_LOCKS } from '../../lib/advisory-locks.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { contentKit } from '../../lib/content-kit.ts'
 import type { Created } from '../../lib/entity-ids.ts'
@@ -67,7 +68,7 @@ const touchPoll = (w: SyncWriter, poll: PollRow, set: Partial<PollRow> = {}): Pr
   })
 
 /** The poll-closing job's advisory lock: one process at a time runs it, across every process on the database. */
-export const CLOSING_JOB_LOCK = 4_201_304
+export const CLOSING_JOB_LOCK = ADVISORY_LOCKS.pollClosingJob
 
 /**
  * A secret vote's answer: no totals, as they would show what this vote changed, and the answer of

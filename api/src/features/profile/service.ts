@@ -7,6 +7,7 @@ import type { Tx } from '../../db/client.ts'
 import { emailTokens, uploads, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import { type AccountDeletionStep, type ProfileChangeStep, toUser, type UserRow } from '../../lib/accounts.ts'
+import { ADVISORY_LOCKS } from '../../lib/advisory-locks.ts'
 import { AppError, conflict, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
@@ -37,7 +38,7 @@ export interface UsersHooks {
 export type UsersService = ReturnType<typeof usersService>
 
 /** The account-deletion job's advisory lock: one process at a time runs it, across every process on the database. */
-export const ACCOUNT_DELETION_JOB_LOCK = 4_201_101
+export const ACCOUNT_DELETION_JOB_LOCK = ADVISORY_LOCKS.accountDeletionJob
 
 export function usersService(deps: Deps, { deletionSteps = [], profileSteps = [] }: UsersHooks = {}) {
   const { db, tokens, storage, log, now } = deps

@@ -11,6 +11,7 @@ import { stories } from '../../db/schema.ts'
 import { afterTransaction } from '../../db/write-scope.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
+import { ADVISORY_LOCKS } from '../../lib/advisory-locks.ts'
 import { contentKit } from '../../lib/content-kit.ts'
 import type { Created } from '../../lib/entity-ids.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
@@ -40,7 +41,7 @@ const kit = contentKit({
   refusals: { 'content.delete': WALL_MESSAGES.notAllowedToDelete },
 })
 /** The story-expiry job's advisory lock: one process at a time runs it, across every process on the database. */
-export const EXPIRY_JOB_LOCK = 4_201_301
+export const EXPIRY_JOB_LOCK = ADVISORY_LOCKS.storyExpiryJob
 
 export type StoriesService = ReturnType<typeof storiesService>
 

@@ -8,13 +8,14 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { uploads } from '../../db/schema.ts'
 import { afterTransaction } from '../../db/write-scope.ts'
+import { ADVISORY_LOCKS } from '../../lib/advisory-locks.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { UNNAMED_UPLOAD } from '../../lib/named-uploads.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 
 /** The orphan-file job's advisory lock: one process at a time runs it, across every process on the database. */
-export const ORPHAN_JOB_LOCK = 4_201_303
+export const ORPHAN_JOB_LOCK = ADVISORY_LOCKS.orphanFileJob
 /** An upload nothing names after this long is an orphan (the client posts right after uploading). */
 export const ORPHAN_AFTER_MS = 60 * 60 * 1000
 const ORPHANS_PER_RUN = 200

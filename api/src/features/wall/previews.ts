@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { posts } from '../../db/schema.ts'
 import { afterTransaction } from '../../db/write-scope.ts'
+import { ADVISORY_LOCKS } from '../../lib/advisory-locks.ts'
 import type { Job } from '../../lib/jobs.ts'
 import type { Logger } from '../../lib/log.ts'
 import { syncWrite } from '../../lib/sync-writes.ts'
@@ -16,7 +17,7 @@ import { owedPreviews } from './queries.ts'
 
 export type LinkPreview = { title: string | null; description: string | null; image: string | null }
 
-const PREVIEW_JOB_LOCK = 4_201_302
+const PREVIEW_JOB_LOCK = ADVISORY_LOCKS.linkPreviewJob
 /** A preview owed for longer than this is taken to be lost with its process. */
 const OWED_AFTER_MS = 60_000
 const CONCURRENCY = 2
