@@ -32,12 +32,17 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * Issue 21 added, measured: the home screen's activity and unread total, times on the viewer's own zone,
  * the part boundary and the title bar's menu (dashboard 173.8 → 180.4 KiB, buble page 190.1 → 193.8 KiB).
  * Issue 23 §1 added, measured: mentions (the home card's `@` mark and names, the mention field, names
- * in texts) (dashboard 181.2 → 182.2 KiB, buble page 194.6 → 195.9 KiB).
+ * in texts) (dashboard 181.2 → 182.2 KiB, buble page 194.6 → 195.9 KiB). The rest of issue 23, measured
+ * after all its parts: dashboard 182.2 → 199.3 KiB, buble page 195.9 → 214.3 KiB. About 13.3 KiB of it is
+ * the `rrule` library: the shared event schemas check a repeating event's rule with it, and the device's
+ * optimistic changes expand a series with it, both loaded when the device opens (decision 97); the rest
+ * is polls, pins, the search button and the Media tab's entry. Loading `rrule` only with the first
+ * repeating event would take back most of it (the closing note of issue 23 leaves it open).
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES,
-  '/dashboard': 183 * 1024,
-  '/bubles/:slug': 196 * 1024,
+  '/dashboard': 200 * 1024,
+  '/bubles/:slug': 215 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {
