@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { mentionToken } from '@buble/shared/mentions'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { users } from '../db/schema.ts'
 import { backends } from '../testing/databases.ts'
-import { createHarness, type Harness, uniqueEmail } from '../testing/harness.ts'
+import { createHarness, type Harness, insertUser } from '../testing/harness.ts'
 import { mutation, pullAll, push } from '../testing/sync.ts'
 
 /**
@@ -80,11 +79,7 @@ describe.each(backends())('mentions on %s', (backend) => {
   let count = 0
   /** An account made in the database, with one push subscription. */
   const user = async (name: string): Promise<User> => {
-    const [row] = await h.database.db
-      .insert(users)
-      .values({ id: uuidv7(), name, email: uniqueEmail('mention'), createdAt: h.clock.now, updatedAt: h.clock.now })
-      .returning()
-    const who: User = { id: row!.id, name, token: await h.deps.tokens.sign(row!), path: `/${name}-${++count}` }
+    const who: User = { ...(await insertUser(h, name)), path: `/${name}-${++count}` }
     const ecdh = createECDH('prime256v1')
     ecdh.generateKeys()
     const auth = randomBytes(16)

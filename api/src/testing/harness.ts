@@ -3,9 +3,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { v7 as uuidv7 } from 'uuid'
 import { type AppOptions, createApp, createFeatures, type Features } from '../app.ts'
 import { type Config, loadConfig } from '../config.ts'
 import type { Database } from '../db/client.ts'
+import { users } from '../db/schema.ts'
 import type { Deps } from '../deps.ts'
 import { createChangeBus } from '../lib/change-bus.ts'
 import { createLogger } from '../lib/log.ts'
@@ -78,6 +80,15 @@ export function useS3InHarness(): void {
 
 let counter = 0
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`
+
+/** An active account written straight to the database (no sign-up mail), with a token of its own. */
+export async function insertUser(h: Harness, name = 'Member'): Promise<{ id: string; name: string; token: string }> {
+  const [row] = await h.database.db
+    .insert(users)
+    .values({ id: uuidv7(), name, email: uniqueEmail('user'), createdAt: h.clock.now, updatedAt: h.clock.now })
+    .returning()
+  return { id: row!.id, name, token: await h.deps.tokens.sign(row!) }
+}
 
 /** The VAPID keys as the server finds them: the environment's, or generated once in DATA_DIR. */
 function vapidOf(config: Config): Deps['vapid'] {

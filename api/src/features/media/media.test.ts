@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
-import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { users } from '../../db/schema.ts'
 import { backends } from '../../testing/databases.ts'
-import { createHarness, type Harness, type TestResponse, uniqueEmail } from '../../testing/harness.ts'
+import { createHarness, type Harness, insertUser, type TestResponse } from '../../testing/harness.ts'
 import { phoneMp4 } from '../../testing/video-fixtures.ts'
 
 /**
@@ -25,19 +23,7 @@ describe.each(backends())('the media gallery on %s', (backend) => {
     await h?.close()
   })
 
-  const user = async (): Promise<User> => {
-    const [row] = await h.database.db
-      .insert(users)
-      .values({
-        id: uuidv7(),
-        name: 'Viewer',
-        email: uniqueEmail('media'),
-        createdAt: h.clock.now,
-        updatedAt: h.clock.now,
-      })
-      .returning()
-    return { id: row!.id, token: await h.deps.tokens.sign(row!) }
-  }
+  const user = (): Promise<User> => insertUser(h, 'Viewer')
   const ok = async (res: TestResponse, status = 200) => {
     expect(res.status, await res.clone().text()).toBe(status)
     return res.json()

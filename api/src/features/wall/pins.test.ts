@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { posts, users } from '../../db/schema.ts'
+import { posts } from '../../db/schema.ts'
 import { backends } from '../../testing/databases.ts'
-import { createHarness, type Harness, type TestResponse, uniqueEmail } from '../../testing/harness.ts'
+import { createHarness, type Harness, insertUser, type TestResponse } from '../../testing/harness.ts'
 import { mutation, pullAll, push } from '../../testing/sync.ts'
 
 /**
@@ -26,19 +25,7 @@ describe.each(backends())('pins on %s', (backend) => {
     await h?.close()
   })
 
-  const user = async (): Promise<User> => {
-    const [row] = await h.database.db
-      .insert(users)
-      .values({
-        id: uuidv7(),
-        name: 'Pinner',
-        email: uniqueEmail('pins'),
-        createdAt: h.clock.now,
-        updatedAt: h.clock.now,
-      })
-      .returning()
-    return { id: row!.id, token: await h.deps.tokens.sign(row!) }
-  }
+  const user = (): Promise<User> => insertUser(h, 'Pinner')
   const ok = async (res: TestResponse, status = 200): Promise<Record<string, unknown>> => {
     expect(res.status, await res.clone().text()).toBe(status)
     return res.json()
