@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react'
 import { Link } from 'react-router-dom'
 import { bublePath, type LocalBuble } from '../../data/bubles.ts'
 import { TabCount } from '../../ui/tab-count.tsx'
@@ -12,15 +13,31 @@ interface BubleTabsProps {
   mentions?: Partial<Record<Exclude<TabKey, 'overview'>, boolean>>
 }
 
+/** Room kept beside the current tab when the bar scrolls to it, so the next one shows it is there. */
+const SCROLL_MARGIN_PX = 24
+
 export function BubleTabs({ buble, current, counts = {}, mentions = {} }: BubleTabsProps) {
+  // On a phone the six tabs are wider than the screen and the bar scrolls sideways: the current
+  // tab is brought into it (the bar alone scrolls, never the page).
+  const nav = useRef<HTMLElement>(null)
+  useLayoutEffect(() => {
+    const bar = nav.current
+    const link = bar?.querySelector(`[data-tab="${current}"]`)
+    if (!bar || !link) return
+    const shown = bar.getBoundingClientRect()
+    const tab = link.getBoundingClientRect()
+    if (tab.left < shown.left) bar.scrollLeft -= shown.left - tab.left + SCROLL_MARGIN_PX
+    else if (tab.right > shown.right) bar.scrollLeft += tab.right - shown.right + SCROLL_MARGIN_PX
+  }, [current])
   return (
-    <nav className="tabs" aria-label="Buble sections">
+    <nav className="tabs" aria-label="Buble sections" ref={nav}>
       <ul>
         {TABS.map((tab) => (
           <li key={tab.key}>
             <Link
               to={bublePath(buble, tabSegment(tab.key))}
               className="tab"
+              data-tab={tab.key}
               aria-current={tab.key === current ? 'page' : undefined}
             >
               {tab.label}
