@@ -24,7 +24,12 @@ export interface CalendarEventInput {
   createdAt: Date
   /** The last edit of the event's own fields. */
   updatedAt: Date
-  now: Date
+  /**
+   * DTSTAMP. Without a METHOD, RFC 5545 §3.8.7.2 makes it the time the information was last revised:
+   * the feed gives `updatedAt`, so the same events are the same bytes (and the same ETag); a file made
+   * to download gives the time it was made.
+   */
+  stamp: Date
   /** A repeating event's RRULE (decision 97): one VEVENT for the whole series. */
   recurrence?: string | null
   /** Occurrences taken out of the series (EXDATE). */
@@ -81,7 +86,7 @@ export function addCalendarEvent(calendar: ICalCalendar, event: CalendarEventInp
   calendar.createEvent({
     ...timesOf(event),
     sequence: sequenceOf(event.createdAt, event.updatedAt),
-    stamp: event.now,
+    stamp: event.stamp,
     created: event.createdAt,
     lastModified: event.updatedAt,
     summary: event.title,

@@ -82,6 +82,32 @@ describe.each(backends())('the calendar feed on %s', (backend) => {
     expect((edited.getFirstPropertyValue('last-modified') as ICAL.Time).toJSDate().getTime()).toBeGreaterThan(modified)
   })
 
+  test('a calendar app asking again with its ETag gets 304 until an event changes', async () => {
+    const k = await club()
+    const dinner = await newEvent(k.owner, k.bubleId, 'Book night', '2031-03-04T18:00:00Z')
+    const path = await feedPath(k.member)
+    const first = await h().call('GET', path)
+    expect(first.status).toBe(200)
+    const tag = first.headers.get('etag')
+    expect(tag).toMatch(/^(W\/)?"[^"]+"$/)
+    const text = await first.text()
+
+    // Later, nothing changed: the same bytes, so a bodiless 304 for the ETag it has.
+    h().clock.advance(60_000)
+    const again = await h().call('GET', path, { headers: { 'if-none-match': tag! } })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    expect((await h().call('GET', path)).headers.get('etag')).toBe(tag)
+    expect(await (await h().call('GET', path)).text()).toBe(text)
+
+    // An edit makes a new feed: 200 with a new ETag for the same If-None-Match.
+    await expectStatus(await call(k.owner, 'PUT', `/api/events/${dinner.id}`, { title: 'Book night, moved' }), 200)
+    const edited = await h().call('GET', path, { headers: { 'if-none-match': tag! } })
+    expect(edited.status).toBe(200)
+    expect(edited.headers.get('etag')).not.toBe(tag)
+    expect(await edited.text()).toContain('SUMMARY:Book night\\, moved')
+  })
+
   test('a deleted event leaves the feed, and so do the events of a buble the member left', async () => {
     const k = await club()
     const gone = await newEvent(k.owner, k.bubleId, 'Called off', '2031-01-01T10:00:00Z')

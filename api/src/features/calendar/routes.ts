@@ -2,6 +2,7 @@
 
 import { CalendarSettings, UpdateCalendarSettingsBody } from '@buble/shared/calendar'
 import { Hono } from 'hono'
+import { etag } from 'hono/etag'
 import type { AppEnv } from '../../lib/auth.ts'
 import { describe } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
@@ -39,6 +40,9 @@ export function calendarFeedRoutes(calendar: CalendarService) {
   return new Hono<AppEnv>().get(
     '/:file',
     describe({ tag, summary: 'Your events as an iCalendar feed (RFC 5545), by its secret address', auth: false }),
+    // Calendar apps poll the feed: one that asks again with the ETag it has gets a bodiless 304 while
+    // nothing changed (the feed's bytes follow its events alone: DTSTAMP is each event's last edit).
+    etag(),
     async (c) => {
       const file = c.req.param('file')
       if (!file.endsWith('.ics')) throw feedNotFound()

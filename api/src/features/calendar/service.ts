@@ -26,7 +26,7 @@ const FEED_TO = new Date(8.64e15)
 
 export type CalendarService = ReturnType<typeof calendarService>
 
-export function calendarService({ db, tokens, config, now }: Pick<Deps, 'db' | 'tokens' | 'config' | 'now'>) {
+export function calendarService({ db, tokens, config }: Pick<Deps, 'db' | 'tokens' | 'config'>) {
   const secretOf = (userId: string, serial: number) => tokens.derive(FEED_PURPOSE, `${userId}:${serial}`)
 
   /** The settings answer; stores the secret's hash when it is not stored yet (or the signing key changed). */
@@ -92,7 +92,6 @@ export function calendarService({ db, tokens, config, now }: Pick<Deps, 'db' | '
         .innerJoin(events, eq(events.bubleId, memberships.bubleId))
         .where(eq(memberships.userId, owner.id))
         .orderBy(asc(events.eventTime), asc(events.id))
-      const at = now()
       const calendar = newCalendar('Buble')
       // Calendar apps that honour it look again hourly.
       calendar.ttl(60 * 60)
@@ -116,7 +115,7 @@ export function calendarService({ db, tokens, config, now }: Pick<Deps, 'db' | '
             start,
             createdAt: event.createdAt,
             updatedAt: event.updatedAt,
-            now: at,
+            stamp: event.updatedAt,
             recurrence: event.recurrence,
             exdates: event.exdates.filter((date) => !overridden.has(`${event.id}:${date.getTime()}`)),
             seriesId: event.seriesId,

@@ -28,7 +28,7 @@ export function eventCalendar({ event, bubleName, updatedAt, now }: CalendarInpu
     exdates: event.exdates.map((date) => new Date(date)),
     createdAt: new Date(event.created_at),
     updatedAt,
-    now,
+    stamp: now,
   })
   return calendarText(calendar)
 }
