@@ -12,14 +12,28 @@ import { defineConfig } from '@playwright/test'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
-// A port nobody is listening on now (other servers may be running on this machine).
-const freePort = () =>
-  execFileSync(process.execPath, [
-    '-e',
-    "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close() })",
-  ])
+// A port nobody is listening on now, below Linux's ephemeral range (32768–60999): an outgoing
+// connection made between this choice and the server's listen (the build, the global setup) takes its
+// local port from that range, and once took the one chosen (EADDRINUSE). Distinct from the run's others.
+const PICK_PORT = `
+const net = require('node:net')
+const skip = new Set(process.argv[1].split(','))
+const pick = (tries) => {
+  const port = 20000 + Math.floor(Math.random() * 12000)
+  if (skip.has(String(port))) return pick(tries)
+  const server = net.createServer()
+  server.once('error', () => (tries > 0 ? pick(tries - 1) : process.exit(1)))
+  server.listen(port, '127.0.0.1', () => server.close(() => console.log(port)))
+}
+pick(100)`
+const chosen: string[] = []
+const freePort = () => {
+  const port = execFileSync(process.execPath, ['-e', PICK_PORT, chosen.join(',')])
     .toString()
     .trim()
+  chosen.push(port)
+  return port
+}
 
 // The config is loaded again in every worker; the environment, inherited from the runner, keeps one choice per run.
 process.env.E2E_PORT ??= freePort()
