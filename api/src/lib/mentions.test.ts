@@ -1,11 +1,9 @@
-import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { mentionToken } from '@buble/shared/mentions'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { backends } from '../testing/databases.ts'
 import { createHarness, type Harness, insertUser } from '../testing/harness.ts'
+import { type DeviceKeys, decrypt, newDeviceKeys, startPushService } from '../testing/push-service.ts'
 import { mutation, pullAll, push } from '../testing/sync.ts'
 
 /**
@@ -14,47 +12,7 @@ import { mutation, pullAll, push } from '../testing/sync.ts'
  * and marks the tab with `@` until they read it; over REST and over the sync push alike.
  */
 
-/** A push service on 127.0.0.1 recording every push. */
-async function startPushService() {
-  const received: { path: string; body: Buffer }[] = []
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      received.push({ path: req.url ?? '/', body: Buffer.concat(chunks) })
-      res.writeHead(201).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
-
-type Device = { ecdh: ReturnType<typeof createECDH>; auth: Buffer }
-
-/** RFC 8291 + RFC 8188 (one record), as the browser decrypts a push. */
-function decrypt(body: Buffer, device: Device): { title: string; body: string; url: string; contentType: string } {
-  const salt = body.subarray(0, 16)
-  const idLength = body[20]!
-  const senderPublic = body.subarray(21, 21 + idLength)
-  const ciphertext = body.subarray(21 + idLength)
-  const shared = device.ecdh.computeSecret(senderPublic)
-  const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), device.ecdh.getPublicKey(), senderPublic])
-  const ikm = Buffer.from(hkdfSync('sha256', shared, device.auth, keyInfo, 32))
-  const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16))
-  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12))
-  const decipher = createDecipheriv('aes-128-gcm', cek, nonce)
-  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16))
-  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()])
-  let end = padded.length - 1
-  while (end >= 0 && padded[end] === 0) end--
-  return JSON.parse(padded.subarray(0, end).toString('utf8'))
-}
-
-type User = { token: string; id: string; name: string; device?: Device; path: string }
+type User = { token: string; id: string; name: string; device?: DeviceKeys; path: string }
 
 describe.each(backends())('mentions on %s', (backend) => {
   let h: Harness
@@ -80,18 +38,13 @@ describe.each(backends())('mentions on %s', (backend) => {
   /** An account made in the database, with one push subscription. */
   const user = async (name: string): Promise<User> => {
     const who: User = { ...(await insertUser(h, name)), path: `/${name}-${++count}` }
-    const ecdh = createECDH('prime256v1')
-    ecdh.generateKeys()
-    const auth = randomBytes(16)
+    const device = newDeviceKeys()
     const res = await h.call('POST', '/api/push/subscriptions', {
       token: who.token,
-      body: {
-        endpoint: `${service.origin}${who.path}`,
-        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
-      },
+      body: { endpoint: `${service.origin}${who.path}`, keys: device.keys },
     })
     expect(res.status).toBe(201)
-    who.device = { ecdh, auth }
+    who.device = device
     return who
   }
   const call = async (who: User, method: string, path: string, body?: unknown, status = 200) => {
@@ -116,7 +69,7 @@ describe.each(backends())('mentions on %s', (backend) => {
     const seen = service.received.flatMap((r) => {
       const who = everyone.find((u) => u.path === r.path)
       if (!who) return []
-      const payload = decrypt(r.body, who.device!)
+      const payload = JSON.parse(decrypt(r.body, who.device!)) as { title: string; body: string }
       return [[who.name, payload.title, payload.body]]
     })
     service.received.length = 0
