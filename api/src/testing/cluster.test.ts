@@ -349,6 +349,12 @@ describe('three API nodes on one PostgreSQL behind a round-robin proxy', () => {
     const ids = batch.map((m) => m.id)
     const postIds = batch.map((m) => m.args.id as string)
     const victim = cluster.nodes[2]!
+    // Runs of plain posts are one statement now (decision 93): the push could commit before the test
+    // saw it writing. A trigger holds the transaction open for a while once the posts are in, so the
+    // kill lands in the middle of it every time (dropped before the retry).
+    await query(`create or replace function hold_push() returns trigger language plpgsql as $$
+        begin perform pg_sleep(2); return null; end $$`)
+    await query('create trigger hold_push after insert on posts for each statement execute function hold_push()')
     const pushing = call('/api/sync/push', {
       node: 2,
       token: owner.token,
@@ -371,6 +377,8 @@ describe('three API nodes on one PostgreSQL behind a round-robin proxy', () => {
     }
     victim.child.kill('SIGKILL')
     expect(await victim.exited).toBe(null)
+    await query('drop trigger hold_push on posts')
+    await query('drop function hold_push()')
     // The device never heard an answer: the proxy answers 502 (or the connection drops).
     expect(await pushing).not.toBe(200)
 
