@@ -2,6 +2,7 @@ import type { Permission } from '@buble/shared/permissions'
 import type { ExternalEvent } from '@buble/shared/providers'
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, expect, test, vi } from 'vitest'
+import { deferred } from '../../test/deferred.ts'
 import { FINDER_WINDOW, midwinterJazz } from '../../test/event-fixtures.ts'
 import { json } from '../../test/fake-fetch.ts'
 import { alice, bubleChange, makeBuble, makeMember, memberChange } from '../../test/fixtures.ts'
@@ -16,14 +17,22 @@ beforeEach(() => {
   vi.setSystemTime(new Date('2026-12-20T10:00:00Z'))
 })
 
-/** The finder with one result, its Create Event modal open. */
-async function openCreate(permissions?: Permission[]) {
+/**
+ * The finder with one result, its Create Event modal open. With `held`, the server answers no push
+ * until it resolves: an applied push is followed by a pull that (this server holding no events)
+ * takes the event off the device, so what was queued is looked at before that.
+ */
+async function openCreate(permissions?: Permission[], held?: Promise<void>) {
   const me = makeMember(alice, 'owner')
   const app = renderApp({
     route: '/bubles/gig-club',
     user: alice,
     server: {
       seed: [bubleChange(buble), memberChange(buble.id, permissions ? { ...me, role: 'admin', permissions } : me)],
+      push: async (body) => {
+        await held
+        return { results: body.mutations.map((mutation) => ({ id: mutation.id, status: 'applied' as const })) }
+      },
     },
     api: {
       'GET /api/users/profile': json(200, alice),
@@ -91,7 +100,8 @@ test('creating queues the event with its ticket link, then the poll with the edi
 })
 
 test('with fewer than two filled-in options only the event is created', async () => {
-  const app = await openCreate()
+  const answer = deferred<void>()
+  const app = await openCreate(undefined, answer.promise)
   const { dialog } = app
   await app.user.click(within(dialog).getByRole('button', { name: 'Remove option 3' }))
   expect(within(dialog).getByRole('button', { name: 'Remove option 1' })).toBeDisabled()
@@ -103,6 +113,7 @@ test('with fewer than two filled-in options only the event is created', async ()
   // Both writes are queued before the message shows: no poll is waiting anywhere either.
   expect(await app.device.current()!.db.polls.count()).toBe(0)
   expect(await app.device.current()!.db.events.count()).toBe(1)
+  answer.resolve()
 })
 
 test('ten options at most; a blank title is refused before anything is queued', async () => {
@@ -118,7 +129,8 @@ test('ten options at most; a blank title is refused before anything is queued', 
 })
 
 test('a member who may create events but not polls is offered no poll', async () => {
-  const app = await openCreate(['create_events'])
+  const answer = deferred<void>()
+  const app = await openCreate(['create_events'], answer.promise)
   expect(within(app.dialog).queryByLabelText('Add a poll')).toBeNull()
   await app.user.click(within(app.dialog).getByRole('button', { name: 'Create event' }))
   expect(await screen.findByText('Event created')).toBeInTheDocument()
@@ -126,4 +138,5 @@ test('a member who may create events but not polls is offered no poll', async ()
   // Both writes are queued before the message shows: no poll is waiting anywhere either.
   expect(await app.device.current()!.db.polls.count()).toBe(0)
   expect(await app.device.current()!.db.events.count()).toBe(1)
+  answer.resolve()
 })
