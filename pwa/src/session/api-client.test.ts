@@ -1,5 +1,6 @@
 import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
+import { SESSION_ENDED_MESSAGE } from '@buble/shared/sessions'
 import { beforeEach, describe, expect, test, vi } from 'vitest'
 import { fakeFetch, json, type Reply } from '../test/fake-fetch.ts'
 import { alice } from '../test/fixtures.ts'
@@ -173,6 +174,20 @@ describe('on a 401 answer', () => {
     const other = setup({ [PROFILE]: unauthorized(), [REFRESH]: unauthorized() })
     await expect(other.api.get('/users/profile')).rejects.toMatchObject({ status: 401 })
     expect(other.redirectToLogin).toHaveBeenCalledExactlyOnceWith(undefined)
+  })
+
+  test('a session signed out from another device sends the user to /login saying so', async () => {
+    const ended = () => json(401, { message: SESSION_ENDED_MESSAGE, code: 'UNAUTHORIZED' })
+    const { session, api, redirectToLogin } = setup({ [PROFILE]: ended(), [REFRESH]: ended() })
+    await expect(api.get('/users/profile')).rejects.toMatchObject({ status: 401, message: SESSION_ENDED_MESSAGE })
+    expect(session.getState().isAuthenticated).toBe(false)
+    expect(redirectToLogin).toHaveBeenCalledExactlyOnceWith('signed-out-elsewhere')
+  })
+
+  test("the logout call carries the token (it is under /auth/ but ends the token's session)", async () => {
+    const { server, api } = setup({ 'POST /api/auth/logout': json(200, { message: 'Signed out' }) })
+    await api.post('/auth/logout')
+    expect(server.callsTo('POST /api/auth/logout')[0]?.headers.Authorization).toMatch(/^Bearer /)
   })
 
   test('the live stream refused for a new password still says why, though ending the session aborts it', async () => {

@@ -6,6 +6,7 @@
 import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { API_BASE, REFRESH_THRESHOLD_MS } from '@buble/shared/constants'
 import { ErrorBody } from '@buble/shared/errors'
+import { SESSION_ENDED_MESSAGE } from '@buble/shared/sessions'
 import type { LoginReason } from './redirect.ts'
 import { browserOnline, SESSION_MESSAGES, type Session, SessionError } from './session.ts'
 
@@ -63,11 +64,18 @@ export type ApiClient = ReturnType<typeof createApiClient>
 // The auth calls and complete-registration work without a session (spec part 1 §6).
 // Calls anyone may make: no token is sent, so an expired session does not end on the way (the public /donate page).
 // An invite code's preview too (not its /accept).
+// Logout is under /auth/ yet needs the token: it ends the token's session.
 const isOpenPath = (path: string) =>
-  path.includes('/auth/') ||
+  (path.includes('/auth/') && !path.endsWith('/auth/logout')) ||
   path.includes('/bubles/complete-registration') ||
   path.includes('/donations/') ||
   /\/bubles\/invites\/[^/]+$/.test(path)
+
+/** The 401 texts that say why a session ended, and the reason the sign-in page shows for each. */
+const REVOKED_REASONS: Readonly<Record<string, LoginReason | undefined>> = {
+  [SESSION_REVOKED_MESSAGE]: 'password-changed',
+  [SESSION_ENDED_MESSAGE]: 'signed-out-elsewhere',
+}
 
 // Accepts '/users/profile' as well as '/api/uploads/secure/…' (how the server writes avatar URLs).
 const urlOf = (path: string) => (path.startsWith(`${API_BASE}/`) ? path : `${API_BASE}${path}`)
@@ -153,8 +161,9 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
       }
       if (error) {
         session.logout()
-        // A new password revoked the token (set here, elsewhere or by an admin): the sign-in page says so.
-        redirectToLogin(error.message === SESSION_REVOKED_MESSAGE ? 'password-changed' : undefined)
+        // A new password revoked the token (set here, elsewhere or by an admin), or this session was
+        // signed out from another device: the sign-in page says so.
+        redirectToLogin(REVOKED_REASONS[error.message])
         throw error
       }
     }

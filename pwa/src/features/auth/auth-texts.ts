@@ -13,6 +13,7 @@ import { LOGIN_REASON_KEYS, type LoginReason } from '../../session/redirect.ts'
 export const LOGIN_REASONS: Readonly<Record<LoginReason, string>> = {
   'password-changed': 'You were signed out because your password was changed or reset. Sign in with the new password.',
   'session-expired': 'Your session has expired. Please sign in again; anything waiting to be sent is kept.',
+  'signed-out-elsewhere': 'This device was signed out from another device. Sign in again to continue.',
 }
 
 export const isLoginReason = (value: string | null): value is LoginReason =>
