@@ -3,12 +3,6 @@
 import { z } from 'zod'
 import { Uuid } from './bubles.ts'
 
-/**
- * The 401 message for a token whose session was ended (signed out from another device, or by the
- * device itself). The PWA tells it from an expired token by this text and says why on the sign-in page.
- */
-export const SESSION_ENDED_MESSAGE = 'This session was signed out from another device'
-
 /** How often at most a session's last use is written: a request never waits for it (decision 103). */
 export const SESSION_TOUCH_INTERVAL_MS = 5 * 60 * 1000
 

@@ -1,5 +1,4 @@
-import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
-import { SESSION_ENDED_MESSAGE } from '@buble/shared/sessions'
+import { SESSION_ENDED_MESSAGE, SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { users } from '../db/schema.ts'

@@ -1,7 +1,7 @@
 /** Bearer authentication for every route that is not public: the token and the account are checked on each request. */
 
-import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
-import { SESSION_ENDED_MESSAGE, SESSION_TOUCH_INTERVAL_MS } from '@buble/shared/sessions'
+import { SESSION_ENDED_MESSAGE, SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
+import { SESSION_TOUCH_INTERVAL_MS } from '@buble/shared/sessions'
 import DataLoader from 'dataloader'
 import { and, eq, sql } from 'drizzle-orm'
 import type { MiddlewareHandler } from 'hono'

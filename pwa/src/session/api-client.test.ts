@@ -1,6 +1,5 @@
-import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
+import { SESSION_ENDED_MESSAGE, SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
-import { SESSION_ENDED_MESSAGE } from '@buble/shared/sessions'
 import { beforeEach, describe, expect, test, vi } from 'vitest'
 import { fakeFetch, json, type Reply } from '../test/fake-fetch.ts'
 import { alice } from '../test/fixtures.ts'

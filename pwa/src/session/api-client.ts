@@ -3,10 +3,9 @@
  * before a request, the Bearer header, one refresh-and-retry on a 401, and ApiError for failures.
  */
 
-import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
+import { SESSION_ENDED_MESSAGE, SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { API_BASE, REFRESH_THRESHOLD_MS } from '@buble/shared/constants'
 import { ErrorBody } from '@buble/shared/errors'
-import { SESSION_ENDED_MESSAGE } from '@buble/shared/sessions'
 import type { LoginReason } from './redirect.ts'
 import { browserOnline, SESSION_MESSAGES, type Session, SessionError } from './session.ts'
 

@@ -6,10 +6,11 @@ import {
   type LoginBody,
   type RegisterBody,
   type ResetPasswordBody,
+  SESSION_ENDED_MESSAGE,
   type VerifyEmailResponse,
 } from '@buble/shared/auth'
 import { RESET_TOKEN_TTL_MS, VERIFY_TOKEN_TTL_MS } from '@buble/shared/constants'
-import { SESSION_ENDED_MESSAGE, SESSION_MESSAGES } from '@buble/shared/sessions'
+import { SESSION_MESSAGES } from '@buble/shared/sessions'
 import { and, eq } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { emailTokens, users } from '../../db/schema.ts'

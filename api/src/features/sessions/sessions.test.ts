@@ -1,6 +1,6 @@
-import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
+import { SESSION_ENDED_MESSAGE, SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
-import { type DeviceSession, SESSION_ENDED_MESSAGE, SESSION_TOUCH_INTERVAL_MS } from '@buble/shared/sessions'
+import { type DeviceSession, SESSION_TOUCH_INTERVAL_MS } from '@buble/shared/sessions'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sessions, users } from '../../db/schema.ts'
