@@ -47,8 +47,8 @@ test('signing out another device from the profile sends it to the sign-in page; 
   // here: one could land while that navigation is pending and cancel it.
   await test.step('the iPhone lands on the sign-in page, which says why', async () => {
     await expect(iphone.getByRole('heading', { name: 'Sign in to Buble' })).toBeVisible({ timeout: 15_000 })
-    await expect(iphone).toHaveURL(/\/login\?reason=signed-out-elsewhere$/)
-    await expect(iphone.getByRole('status')).toContainText('This device was signed out from another device')
+    await expect(iphone).toHaveURL(/\/login\?reason=signed-out$/)
+    await expect(iphone.getByRole('status')).toContainText('You were signed out from another device')
   })
 
   await test.step('Sign out everywhere else leaves this phone alone', async () => {

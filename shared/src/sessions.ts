@@ -1,7 +1,6 @@
 /** The devices signed in to an account (issue 24 §4): request and answer shapes, and how a device is named. */
 
 import { z } from 'zod'
-import { Uuid } from './bubles.ts'
 
 /** How often at most a session's last use is written: a request never waits for it (decision 103). */
 export const SESSION_TOUCH_INTERVAL_MS = 5 * 60 * 1000
@@ -24,7 +23,10 @@ export type DeviceSession = z.infer<typeof DeviceSession>
 export const DeviceSessionList = z.array(DeviceSession)
 export type DeviceSessionList = z.infer<typeof DeviceSessionList>
 
-export const SessionIdParam = z.object({ id: Uuid('Invalid session id') })
+// Not bubles.ts's Uuid: importing it would bring the buble schemas along to the profile.
+export const SessionIdParam = z.object({
+  id: z.uuid({ error: 'Invalid session id' }).transform((id) => id.toLowerCase()),
+})
 export type SessionIdParam = z.infer<typeof SessionIdParam>
 
 export const EndSessionsResponse = z.object({ message: z.string(), ended: z.number().int().nonnegative() })

@@ -19,7 +19,7 @@ const PUBLIC_PATHS: readonly RegExp[] = [
   /^\/api\/health$/,
   /^\/api\/openapi\.json$/,
   /^\/api\/push\/vapid-public-key$/,
-  /^\/api\/auth\/(?!refresh-token$|logout$)[^/]+$/,
+  /^\/api\/auth\/(?!refresh-token$)[^/]+$/,
   /^\/api\/bubles\/complete-registration$/,
   // The public preview of an invite code (GET only: accepting it is /accept, which needs a token).
   /^\/api\/bubles\/invites\/[^/]+$/,

@@ -31,7 +31,10 @@ test('the header welcomes the user and links Profile; Admin only for platform ad
   const app = renderApp({
     route: '/dashboard',
     user: alice,
-    api: { [PROFILE]: json(200, alice), 'POST /api/auth/logout': json(200, { message: 'Signed out' }) },
+    api: {
+      [PROFILE]: json(200, alice),
+      'DELETE /api/users/sessions/current': json(200, { message: 'Signed out', ended: 1 }),
+    },
   })
   expect(screen.getByText('Welcome,').parentElement).toHaveTextContent('Welcome, Alice Example')
   expect(screen.getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile')
@@ -42,7 +45,7 @@ test('the header welcomes the user and links Profile; Admin only for platform ad
   expect(await screen.findByRole('heading', { name: 'Sign in to Buble' })).toBeInTheDocument()
   expect(app.session.getState().isAuthenticated).toBe(false)
   // The server ends this session too: a copy of its token is dead.
-  expect(app.callsTo('POST /api/auth/logout')[0]?.headers.Authorization).toMatch(/^Bearer /)
+  expect(app.callsTo('DELETE /api/users/sessions/current')[0]?.headers.Authorization).toMatch(/^Bearer /)
 })
 
 test('a spinner shows until the session is initialised', async () => {

@@ -16,7 +16,7 @@ const LOGOUT_WAIT_MS = 2000
 
 async function endServerSession(api: ApiClient): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  const told = api.post('/auth/logout').catch(() => {})
+  const told = api.delete('/users/sessions/current').catch(() => {})
   await Promise.race([told, new Promise((resolve) => (timer = setTimeout(resolve, LOGOUT_WAIT_MS)))])
   clearTimeout(timer)
 }

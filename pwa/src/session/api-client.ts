@@ -63,18 +63,11 @@ export type ApiClient = ReturnType<typeof createApiClient>
 // The auth calls and complete-registration work without a session (spec part 1 §6).
 // Calls anyone may make: no token is sent, so an expired session does not end on the way (the public /donate page).
 // An invite code's preview too (not its /accept).
-// Logout is under /auth/ yet needs the token: it ends the token's session.
 const isOpenPath = (path: string) =>
-  (path.includes('/auth/') && !path.endsWith('/auth/logout')) ||
+  path.includes('/auth/') ||
   path.includes('/bubles/complete-registration') ||
   path.includes('/donations/') ||
   /\/bubles\/invites\/[^/]+$/.test(path)
-
-/** The 401 texts that say why a session ended, and the reason the sign-in page shows for each. */
-const REVOKED_REASONS: Readonly<Record<string, LoginReason | undefined>> = {
-  [SESSION_REVOKED_MESSAGE]: 'password-changed',
-  [SESSION_ENDED_MESSAGE]: 'signed-out-elsewhere',
-}
 
 // Accepts '/users/profile' as well as '/api/uploads/secure/…' (how the server writes avatar URLs).
 const urlOf = (path: string) => (path.startsWith(`${API_BASE}/`) ? path : `${API_BASE}${path}`)
@@ -162,7 +155,13 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
         session.logout()
         // A new password revoked the token (set here, elsewhere or by an admin), or this session was
         // signed out from another device: the sign-in page says so.
-        redirectToLogin(REVOKED_REASONS[error.message])
+        redirectToLogin(
+          error.message === SESSION_REVOKED_MESSAGE
+            ? 'password-changed'
+            : error.message === SESSION_ENDED_MESSAGE
+              ? 'signed-out'
+              : undefined,
+        )
         throw error
       }
     }

@@ -38,11 +38,6 @@ export function authRoutes(auth: AuthService, trustProxy: boolean) {
       async (c) => c.json(await auth.refresh(c.var.user, c.var.sessionId, c.req.raw.headers)),
     )
     .post(
-      '/logout',
-      describe({ tag, summary: "Sign out: this token's session ends at once", response: MessageResponse }),
-      async (c) => c.json(await auth.logout(c.var.user, c.var.sessionId)),
-    )
-    .post(
       '/resend-verification',
       describe({ tag, summary: 'Send the verification mail again', response: MessageResponse, auth: false }),
       validate('json', EmailBody),

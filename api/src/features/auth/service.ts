@@ -10,7 +10,6 @@ import {
   type VerifyEmailResponse,
 } from '@buble/shared/auth'
 import { RESET_TOKEN_TTL_MS, VERIFY_TOKEN_TTL_MS } from '@buble/shared/constants'
-import { SESSION_MESSAGES } from '@buble/shared/sessions'
 import { and, eq } from 'drizzle-orm'
 import { v7 as uuidv7 } from 'uuid'
 import { emailTokens, users } from '../../db/schema.ts'
@@ -21,7 +20,7 @@ import { AppError, conflict, tokenInvalid, unauthorized } from '../../lib/errors
 import { linkMail } from '../../lib/mail.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
 import { setNewPassword } from '../../lib/revocations.ts'
-import { endSessions, renewSession, signInFrom, startSession } from '../../lib/sessions.ts'
+import { renewSession, signInFrom, startSession } from '../../lib/sessions.ts'
 import { hashOneTimeToken } from '../../lib/tokens.ts'
 
 export const AUTH_MESSAGES = {
@@ -182,12 +181,6 @@ export function authService(
       // Ended between the request's check and here.
       if (!token) throw unauthorized(SESSION_ENDED_MESSAGE)
       return { access_token: token }
-    },
-
-    /** Ends the caller's session: its token stops working, and its streams close, in every process. */
-    async logout(user: UserRow, sessionId: string | undefined): Promise<{ message: string }> {
-      if (sessionId) await db.transaction((tx) => endSessions(tx, user.id, { only: [sessionId] }))
-      return { message: SESSION_MESSAGES.signedOut }
     },
 
     /**

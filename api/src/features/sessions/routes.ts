@@ -25,6 +25,15 @@ export function sessionsRoutes(sessions: SessionsService) {
       async (c) => c.json(await sessions.endOthers(c.var.user, c.var.sessionId)),
     )
     .delete(
+      '/current',
+      describe({
+        tag,
+        summary: "Sign this device out: its token's session ends at once",
+        response: EndSessionsResponse,
+      }),
+      async (c) => c.json(await sessions.endCurrent(c.var.user, c.var.sessionId)),
+    )
+    .delete(
       '/:id',
       describe({
         tag,

@@ -53,6 +53,12 @@ export function sessionsService({ db, log }: Pick<Deps, 'db' | 'log'>) {
       return { message: SESSION_MESSAGES.ended, ended: 1 }
     },
 
+    /** Signs the caller's own session out (this device's Sign Out); a token of no session has none to end. */
+    async endCurrent(user: UserRow, current: string | undefined): Promise<EndSessionsResponse> {
+      const ended = current ? await db.transaction((tx) => endSessions(tx, user.id, { only: [current] })) : []
+      return { message: SESSION_MESSAGES.signedOut, ended: ended.length }
+    },
+
     /** Signs every session of the caller out but `current`, the one asking. */
     async endOthers(user: UserRow, current: string | undefined): Promise<EndSessionsResponse> {
       const ended = await db.transaction((tx) => endSessions(tx, user.id, { except: current }))

@@ -115,11 +115,12 @@ describe.each(backends())('the devices signed in on %s', (backend: Backend) => {
     expect(await list(me.phone)).toEqual([expect.objectContaining({ id: sidOf(me.phone), current: true })])
   })
 
-  test('the logout call ends its own session, and needs a token', async () => {
+  test('signing this device out ends its own session, and needs a token', async () => {
     const me = await twoDevices()
-    expect((await h.call('POST', '/api/auth/logout')).status).toBe(401)
-    const res = await h.call('POST', '/api/auth/logout', { token: me.phone })
+    expect((await h.call('DELETE', '/api/users/sessions/current')).status).toBe(401)
+    const res = await h.call('DELETE', '/api/users/sessions/current', { token: me.phone })
     expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ message: 'Signed out', ended: 1 })
     expect(await profileStatus(me.phone)).toEqual({ status: 401, message: SESSION_ENDED_MESSAGE })
     expect((await list(me.android)).map((s) => s.id)).toEqual([sidOf(me.android)])
   })

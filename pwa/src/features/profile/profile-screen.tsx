@@ -1,5 +1,5 @@
 import type { Profile } from '@buble/shared/auth'
-import { lazy, Suspense, useState } from 'react'
+import { useState } from 'react'
 import { useSignOut } from '../../data/sign-out.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { Avatar } from '../../ui/avatar.tsx'
@@ -13,11 +13,8 @@ import { ChangePasswordModal } from './change-password-modal.tsx'
 import { DataExportSection } from './data-export.tsx'
 import { NotificationsSection } from './notifications-section.tsx'
 import { ProfileEditForm } from './profile-edit-form.tsx'
-import { SESSIONS_TEXTS } from './sessions-texts.ts'
+import { SessionsSection } from './sessions-section.tsx'
 import { useProfile } from './use-profile.ts'
-
-// Loaded after the profile itself: the profile's first paint does not wait for it.
-const SessionsSection = lazy(() => import('./sessions-section.tsx').then((m) => ({ default: m.SessionsSection })))
 
 const ROLE_LABEL = { user: 'Regular User', admin: 'Administrator' } as const
 
@@ -133,9 +130,7 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
 
       <NotificationsSection />
 
-      <Suspense fallback={<Spinner label={SESSIONS_TEXTS.loading} />}>
-        <SessionsSection />
-      </Suspense>
+      <SessionsSection />
 
       <CalendarSection />
 

@@ -1,7 +1,8 @@
 /**
  * The profile's "Devices signed in" section: each session of the account with its device, place and
  * last use, this one marked; "Sign out" for another, "Sign out everywhere else". Online only: the
- * sessions live on the server (api/src/features/sessions). Loaded lazily with the profile.
+ * sessions live on the server (api/src/features/sessions). It comes with the profile's own chunk,
+ * which loads lazily: a chunk of its own would add its name to every first load's preload map.
  */
 
 import { type DeviceSession, DeviceSessionList, deviceLabel } from '@buble/shared/sessions'
