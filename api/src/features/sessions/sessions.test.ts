@@ -2,6 +2,7 @@ import { SESSION_ENDED_MESSAGE, SESSION_REVOKED_MESSAGE } from '@buble/shared/au
 import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
 import { type DeviceSession, SESSION_TOUCH_INTERVAL_MS } from '@buble/shared/sessions'
 import { eq } from 'drizzle-orm'
+import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sessions, users } from '../../db/schema.ts'
 import { createScheduler } from '../../lib/jobs.ts'
@@ -9,6 +10,7 @@ import { setNewPassword } from '../../lib/revocations.ts'
 import { type Backend, backends } from '../../testing/databases.ts'
 import { readEvents } from '../../testing/events.ts'
 import { createHarness, type Harness, PASSWORD, uniqueEmail } from '../../testing/harness.ts'
+import { twoProcessesOnPostgres } from '../../testing/two-processes.ts'
 import { sessionsService } from './service.ts'
 
 const IPHONE_SAFARI =
@@ -242,3 +244,52 @@ describe.each(backends())('the devices signed in on %s', (backend: Backend) => {
     expect(await mine()).toHaveLength(0)
   })
 })
+
+if (backends().includes('postgres')) {
+  describe('two API processes on one PostgreSQL', () => {
+    const nodes = twoProcessesOnPostgres()
+
+    test("a session signed out on process A ends its stream on process B at once; the user's other stream on B stays", async () => {
+      const json = { 'content-type': 'application/json' }
+      const email = `sessions-${uuidv7()}@example.com`
+      const register = await fetch(`${nodes.a.url}/api/auth/register`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Two Nodes', email, password: PASSWORD }),
+      })
+      const { access_token: first } = (await register.json()) as { access_token: string }
+      const login = await fetch(`${nodes.b.url}/api/auth/login`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email, password: PASSWORD }),
+      })
+      const { access_token: second } = (await login.json()) as { access_token: string }
+      const open = async (token: string) => {
+        const events = readEvents(
+          await fetch(`${nodes.b.url}/api/stream`, { headers: { authorization: `Bearer ${token}` } }),
+        )
+        expect((await events.next())?.event).toBe('ready')
+        return events
+      }
+      const ended = await open(first)
+      const kept = await open(second)
+      try {
+        const res = await fetch(`${nodes.a.url}/api/users/sessions/${sidOf(first)}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${second}` },
+        })
+        expect(res.status).toBe(200)
+        // Within the 25 s heartbeat: only the announced sign-out can end it.
+        expect(await ended.next(5_000)).toBeNull()
+        expect(await kept.quietFor(300)).toBeNull()
+        const refused = await fetch(`${nodes.b.url}/api/users/profile`, {
+          headers: { authorization: `Bearer ${first}` },
+        })
+        expect(refused.status).toBe(401)
+      } finally {
+        await ended.close()
+        await kept.close()
+      }
+    })
+  })
+}
