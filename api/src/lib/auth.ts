@@ -110,7 +110,7 @@ export function createAuthenticator(
           and(
             sql`${sessions.id} = any(${`{${ids.join(',')}}`}::uuid[])`,
             // Another process may have written it meanwhile.
-            sql`${sessions.lastUsedAt} < ${new Date(at.getTime() - SESSION_TOUCH_INTERVAL_MS)}`,
+            sql`${sessions.lastUsedAt} <= ${new Date(at.getTime() - SESSION_TOUCH_INTERVAL_MS)}`,
           ),
         )
         .then(
