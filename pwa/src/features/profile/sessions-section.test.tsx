@@ -85,6 +85,24 @@ test('a failed sign-out says so in the dialog and keeps the device listed', asyn
   expect(within(devices).getByText('Safari on iPhone')).toBeInTheDocument()
 })
 
+test('a device signed out meanwhile (404) is taken off the list as if just signed out', async () => {
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: {
+      ...profile,
+      [LIST]: () => json(200, [thisOne, phone]),
+      [`DELETE /api/users/sessions/${phone.id}`]: () => json(404, { message: 'Session not found', code: 'NOT_FOUND' }),
+    },
+  })
+  const devices = await section()
+  await app.user.click(await within(devices).findByRole('button', { name: `${T.signOut}: Safari on iPhone` }))
+  const dialog = screen.getByRole('dialog', { name: T.signOutTitle })
+  await app.user.click(within(dialog).getByRole('button', { name: T.signOut }))
+  expect(await within(devices).findByText(T.signedOut('Safari on iPhone'))).toBeInTheDocument()
+  expect(within(devices).queryByText('Safari on iPhone')).toBeNull()
+})
+
 test('Sign out everywhere else leaves this device alone in the list', async () => {
   const app = renderApp({
     route: '/profile',

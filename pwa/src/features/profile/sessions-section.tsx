@@ -7,6 +7,7 @@
 
 import { type DeviceSession, DeviceSessionList, deviceLabel } from '@buble/shared/sessions'
 import { useOnlineQuery } from '../../data/online.ts'
+import { ApiError } from '../../session/api-client.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { RelativeTime } from '../../ui/relative-time.tsx'
@@ -66,7 +67,10 @@ function SessionList({
       danger: true,
       failure: T.signOutFailed,
       run: async () => {
-        await api.delete(`/users/sessions/${session.id}`)
+        // Gone already (signed out from elsewhere, or expired): what was asked is done.
+        await api.delete(`/users/sessions/${session.id}`).catch((err: unknown) => {
+          if (!(err instanceof ApiError && err.status === 404)) throw err
+        })
         onEnded((kept) => kept.id !== session.id)
         showNotice(T.signedOut(label))
       },
