@@ -18,6 +18,7 @@ import { profileFeature } from './features/profile/feature.ts'
 import { pushFeature } from './features/push/feature.ts'
 import type { PushOptions } from './features/push/service.ts'
 import { searchFeature } from './features/search/feature.ts'
+import { sessionsFeature } from './features/sessions/feature.ts'
 import { storiesFeature } from './features/stories/feature.ts'
 import { type SyncOptions, syncFeature } from './features/sync/feature.ts'
 import { unreadFeature } from './features/unread/feature.ts'
@@ -55,7 +56,10 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const pokes = createPokeClock(deps.bus)
   // "Something new arrived": posts, events, polls, members and chat announce; Web Push listens.
   const contentAdded = createContentAddedBus()
-  const authenticate = createAuthenticator(deps.db, deps.tokens)
+  const authenticate = createAuthenticator(deps.db, deps.tokens, {
+    now: deps.now,
+    onError: (err) => deps.log.warn('session last use not written', { err }),
+  })
   const allowLoopback = options.allowLoopbackFetch === true
   const providerFetch = createProviderFetch(deps.config, options.providerTimeoutMs)
   const uploads = uploadsFeature(deps)
@@ -70,6 +74,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
     health: healthFeature(deps),
     auth,
     profile,
+    sessions: sessionsFeature(deps),
     privacy: privacyFeature(deps),
     uploads,
     bubles,

@@ -66,6 +66,10 @@ const Env = z.object({
     .default([5, 10, 20, 50]),
   BUBLE_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  // Header names a trusted proxy or CDN sets to the client's place (e.g. cf-ipcity,cf-ipcountry): shown beside a session.
+  SESSION_PLACE_HEADERS: commaList
+    .pipe(z.array(z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a comma-separated list of header names')))
+    .default([]),
   // Browsers send a bare origin (no path, no trailing slash, lower-case host): compare like with like.
   CORS_ORIGINS: commaList
     .pipe(z.array(url(['http:', 'https:']).transform((value) => new URL(value).origin)))
@@ -143,6 +147,8 @@ export interface Config {
   }
   rateLimits: boolean
   trustProxy: boolean
+  /** Headers whose values, joined, name a session's place (decision 103); empty: places are unknown. */
+  sessionPlaceHeaders: readonly string[]
   corsOrigins: readonly string[]
   logLevel: LogLevel
   /** Set: uploaded files go to this bucket; unset: to DATA_DIR/uploads. */
@@ -185,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     rateLimits: e.BUBLE_RATE_LIMITS === 'on',
     trustProxy: e.TRUST_PROXY === '1',
+    sessionPlaceHeaders: Object.freeze(e.SESSION_PLACE_HEADERS.map((name) => name.toLowerCase())),
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     logLevel: e.LOG_LEVEL,
     s3: s3SettingsOf(e),

@@ -156,5 +156,12 @@ export type HealthResponse = z.infer<typeof HealthResponse>
  */
 export const SESSION_REVOKED_MESSAGE = 'Your password was changed, so this session has ended'
 
+/**
+ * The 401 message for a token whose session was ended (signed out from another device, or by the
+ * device itself: decision 103). The PWA tells it from an expired token by this text and says why on
+ * the sign-in page (/login?reason=signed-out).
+ */
+export const SESSION_ENDED_MESSAGE = 'You were signed out from another device'
+
 /** The verify-email answer (410) for a link whose account is verified already: opened twice, say. */
 export const ALREADY_VERIFIED_MESSAGE = 'Your e-mail is already verified'

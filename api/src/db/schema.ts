@@ -104,6 +104,33 @@ export const emailTokens = pgTable(
   (t) => [uniqueIndex('email_tokens_hash_key').on(t.tokenHash), index('email_tokens_user_idx').on(t.userId, t.kind)],
 )
 
+/**
+ * The sessions signed in to an account (decision 103): one row per sign-in, its id in the token
+ * (`sid`). Ending a session deletes its row, which refuses its token at once; a row whose last token
+ * expired is deleted by a job. No IP address is kept: only what the member sees in the list.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Parsed from the User-Agent at sign-in ("iPhone", "Android", "macOS"); null when unknown. */
+    device: text('device'),
+    /** Parsed from the User-Agent at sign-in ("Safari", "Chrome"); null when unknown. */
+    browser: text('browser'),
+    /** From the operator's trusted place header (SESSION_PLACE_HEADERS), else null. */
+    place: text('place'),
+    createdAt: createdAt(),
+    /** Written at most every few minutes, after the answer (lib/auth.ts). */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** When its newest token expires (a refresh moves it on); past it, the row is deleted. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+)
+
 /** Stored files: who owns each and, for buble files, which buble may read it. */
 export const uploads = pgTable(
   'uploads',

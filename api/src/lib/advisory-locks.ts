@@ -10,6 +10,8 @@ export const ADVISORY_LOCKS = {
   testTemplate: 4_201_002,
   /** Jobs (lib/jobs.ts): one node runs each, each minute. */
   accountDeletionJob: 4_201_101,
+  /** Deletes the sessions whose last token has expired (lib/sessions.ts). */
+  sessionExpiryJob: 4_201_110,
   storyExpiryJob: 4_201_301,
   linkPreviewJob: 4_201_302,
   orphanFileJob: 4_201_303,

@@ -19,8 +19,11 @@ export type BusEvent = Poke | { resync: true } | { lost: true }
 
 export interface ChangeBus {
   subscribe(listener: (event: BusEvent) => void): () => void
-  /** Hears that a user's tokens were revoked, in any process (after the commit). Answers how to stop. */
-  onRevoked(listener: (userId: string) => void): () => void
+  /**
+   * Hears that a user's tokens were revoked, in any process (after the commit): all of them, or with
+   * `sessionId`, that session's alone (signed out, decision 103). Answers how to stop.
+   */
+  onRevoked(listener: (userId: string, sessionId?: string) => void): () => void
   close(): Promise<void>
 }
 
@@ -28,13 +31,13 @@ const Payload = z.array(
   z.union([
     z.object({ buble_id: z.string(), entity: z.enum(ENTITIES), user_id: z.string().optional() }).strict(),
     z.object({ resync: z.literal(true) }).strict(),
-    z.object({ revoked: z.string() }).strict(),
+    z.object({ revoked: z.string(), session: z.string().optional() }).strict(),
   ]),
 )
 
 export async function createChangeBus(database: Database, log: Logger): Promise<ChangeBus> {
   const listeners = new Set<(event: BusEvent) => void>()
-  const revokedListeners = new Set<(userId: string) => void>()
+  const revokedListeners = new Set<(userId: string, sessionId?: string) => void>()
   const tell = <T>(to: Iterable<(value: T) => void>, value: T) => {
     for (const listener of to) {
       try {
@@ -56,8 +59,15 @@ export async function createChangeBus(database: Database, log: Logger): Promise<
         return
       }
       for (const poke of pokes) {
-        if ('revoked' in poke) tell(revokedListeners, poke.revoked)
-        else emit(poke)
+        if ('revoked' in poke) {
+          for (const listener of revokedListeners) {
+            try {
+              listener(poke.revoked, poke.session)
+            } catch (err) {
+              log.error('revocation listener failed', { err })
+            }
+          }
+        } else emit(poke)
       }
     },
     () => {

@@ -8,10 +8,22 @@ export interface TokenClaims {
   sub: string
   /** The user's token version when the token was issued. */
   tv: number
+  /**
+   * The session the token belongs to (decision 103). Absent only from tokens issued before sessions
+   * existed: they are accepted until they expire (at most SESSION_LIFETIME_MS after that change).
+   */
+  sid?: string
+}
+
+/** The session a token is signed for; `expiresAt` defaults to SESSION_LIFETIME_MS from now. */
+export interface TokenSession {
+  id: string
+  expiresAt?: Date
 }
 
 export interface AccessTokens {
-  sign(user: { id: string; tokenVersion: number }): Promise<string>
+  /** A token for `user`; without `session`, one of no session (tests' fixtures only: every sign-in has one). */
+  sign(user: { id: string; tokenVersion: number }, session?: TokenSession): Promise<string>
   /** The claims of a valid, unexpired token, or null for anything else. */
   verify(token: string): Promise<TokenClaims | null>
   /**
@@ -32,17 +44,17 @@ export function createAccessTokens(secret: string): AccessTokens {
   const verified = new Map<string, TokenClaims & { exp: number }>()
   return {
     derive: (purpose, input) => createHmac('sha256', secret).update(`${purpose}\0${input}`).digest('base64url'),
-    sign: async (user) =>
-      new SignJWT({ tv: user.tokenVersion })
+    sign: async (user, session) =>
+      new SignJWT(session ? { tv: user.tokenVersion, sid: session.id } : { tv: user.tokenVersion })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.id)
         .setIssuedAt()
-        .setExpirationTime(new Date(Date.now() + SESSION_LIFETIME_MS))
+        .setExpirationTime(session?.expiresAt ?? new Date(Date.now() + SESSION_LIFETIME_MS))
         .sign(await key),
     async verify(token) {
       const known = verified.get(token)
       if (known) {
-        if (known.exp * 1000 > Date.now()) return { sub: known.sub, tv: known.tv }
+        if (known.exp * 1000 > Date.now()) return claimsOf(known)
         verified.delete(token)
         return null
       }
@@ -50,15 +62,19 @@ export function createAccessTokens(secret: string): AccessTokens {
         const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] })
         if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number')
           return null
+        if (payload.sid !== undefined && typeof payload.sid !== 'string') return null
+        const claims = { sub: payload.sub, tv: payload.tv, exp: payload.exp, sid: payload.sid as string | undefined }
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string)
-        verified.set(token, { sub: payload.sub, tv: payload.tv, exp: payload.exp })
-        return { sub: payload.sub, tv: payload.tv }
+        verified.set(token, claims)
+        return claimsOf(claims)
       } catch {
         return null
       }
     },
   }
 }
+
+const claimsOf = ({ sub, tv, sid }: TokenClaims): TokenClaims => (sid === undefined ? { sub, tv } : { sub, tv, sid })
 
 /** A fresh URL-safe token and the hash under which it is stored. */
 export function newOneTimeToken(): { token: string; hash: string } {

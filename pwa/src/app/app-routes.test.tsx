@@ -28,7 +28,14 @@ test.each([
 })
 
 test('the header welcomes the user and links Profile; Admin only for platform admins; Logout signs out', async () => {
-  const app = renderApp({ route: '/dashboard', user: alice, api: { [PROFILE]: json(200, alice) } })
+  const app = renderApp({
+    route: '/dashboard',
+    user: alice,
+    api: {
+      [PROFILE]: json(200, alice),
+      'DELETE /api/users/sessions/current': json(200, { message: 'Signed out', ended: 1 }),
+    },
+  })
   expect(screen.getByText('Welcome,').parentElement).toHaveTextContent('Welcome, Alice Example')
   expect(screen.getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile')
   expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull()
@@ -37,6 +44,8 @@ test('the header welcomes the user and links Profile; Admin only for platform ad
   await app.user.click(screen.getByRole('button', { name: 'Logout' }))
   expect(await screen.findByRole('heading', { name: 'Sign in to Buble' })).toBeInTheDocument()
   expect(app.session.getState().isAuthenticated).toBe(false)
+  // The server ends this session too: a copy of its token is dead.
+  expect(app.callsTo('DELETE /api/users/sessions/current')[0]?.headers.Authorization).toMatch(/^Bearer /)
 })
 
 test('a spinner shows until the session is initialised', async () => {

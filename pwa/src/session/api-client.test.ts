@@ -1,4 +1,4 @@
-import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
+import { SESSION_ENDED_MESSAGE, SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { SESSION_LIFETIME_MS } from '@buble/shared/constants'
 import { beforeEach, describe, expect, test, vi } from 'vitest'
 import { fakeFetch, json, type Reply } from '../test/fake-fetch.ts'
@@ -173,6 +173,14 @@ describe('on a 401 answer', () => {
     const other = setup({ [PROFILE]: unauthorized(), [REFRESH]: unauthorized() })
     await expect(other.api.get('/users/profile')).rejects.toMatchObject({ status: 401 })
     expect(other.redirectToLogin).toHaveBeenCalledExactlyOnceWith(undefined)
+  })
+
+  test('a session signed out from another device sends the user to /login saying so', async () => {
+    const ended = () => json(401, { message: SESSION_ENDED_MESSAGE, code: 'UNAUTHORIZED' })
+    const { session, api, redirectToLogin } = setup({ [PROFILE]: ended(), [REFRESH]: ended() })
+    await expect(api.get('/users/profile')).rejects.toMatchObject({ status: 401, message: SESSION_ENDED_MESSAGE })
+    expect(session.getState().isAuthenticated).toBe(false)
+    expect(redirectToLogin).toHaveBeenCalledExactlyOnceWith('signed-out')
   })
 
   test('the live stream refused for a new password still says why, though ending the session aborts it', async () => {

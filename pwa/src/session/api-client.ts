@@ -3,7 +3,7 @@
  * before a request, the Bearer header, one refresh-and-retry on a 401, and ApiError for failures.
  */
 
-import { SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
+import { SESSION_ENDED_MESSAGE, SESSION_REVOKED_MESSAGE } from '@buble/shared/auth'
 import { API_BASE, REFRESH_THRESHOLD_MS } from '@buble/shared/constants'
 import { ErrorBody } from '@buble/shared/errors'
 import type { LoginReason } from './redirect.ts'
@@ -153,8 +153,15 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
       }
       if (error) {
         session.logout()
-        // A new password revoked the token (set here, elsewhere or by an admin): the sign-in page says so.
-        redirectToLogin(error.message === SESSION_REVOKED_MESSAGE ? 'password-changed' : undefined)
+        // A new password revoked the token (set here, elsewhere or by an admin), or this session was
+        // signed out from another device: the sign-in page says so.
+        redirectToLogin(
+          error.message === SESSION_REVOKED_MESSAGE
+            ? 'password-changed'
+            : error.message === SESSION_ENDED_MESSAGE
+              ? 'signed-out'
+              : undefined,
+        )
         throw error
       }
     }

@@ -1,5 +1,5 @@
 /** Why the app sends the user to /login; the sign-in page says it in a line (features/auth/auth-texts.ts). */
-export const LOGIN_REASON_KEYS = ['password-changed', 'session-expired'] as const
+export const LOGIN_REASON_KEYS = ['password-changed', 'session-expired', 'signed-out'] as const
 export type LoginReason = (typeof LOGIN_REASON_KEYS)[number]
 
 /** How long the signed-in guard carries a reason just given (it renders within the same few ticks). */

@@ -2,6 +2,7 @@ import type { Profile, User } from '@buble/shared/auth'
 import type { Buble, Member, MemberRef } from '@buble/shared/bubles'
 import type { CalendarSettings } from '@buble/shared/calendar'
 import { type BubleRole, ROLE_DEFAULT_PERMISSIONS } from '@buble/shared/permissions'
+import type { DeviceSession } from '@buble/shared/sessions'
 import { INITIAL_TOOLS } from '@buble/shared/tools'
 import type { ContentType } from '@buble/shared/unread'
 import type { Change } from '@buble/sync/protocol'
@@ -126,3 +127,25 @@ export const putChange = (entity: Change['entity'], row: { id: string; buble_id:
   buble_id: row.buble_id,
   data: row,
 })
+
+/** Alice's sessions: this device, and a phone signed in elsewhere (issue 24 §4). */
+export const aliceSessions: DeviceSession[] = [
+  {
+    id: '0190a5b2-0000-7000-8000-0000000000a1',
+    device: 'Windows',
+    browser: 'Chrome',
+    place: null,
+    created_at: '2026-11-20T09:00:00.000Z',
+    last_used_at: new Date().toISOString(),
+    current: true,
+  },
+  {
+    id: '0190a5b2-0000-7000-8000-0000000000a2',
+    device: 'iPhone',
+    browser: 'Safari',
+    place: 'Stockholm, SE',
+    created_at: '2026-11-18T09:00:00.000Z',
+    last_used_at: new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString(),
+    current: false,
+  },
+]

@@ -24,18 +24,18 @@ export function authRoutes(auth: AuthService, trustProxy: boolean) {
       '/register',
       describe({ tag, summary: 'Create an account', status: 201, response: AuthResponse, auth: false }),
       validate('json', RegisterBody),
-      async (c) => c.json(await auth.register(c.req.valid('json'), clientIp(c, trustProxy)), 201),
+      async (c) => c.json(await auth.register(c.req.valid('json'), clientIp(c, trustProxy), c.req.raw.headers), 201),
     )
     .post(
       '/login',
       describe({ tag, summary: 'Sign in', response: AuthResponse, auth: false }),
       validate('json', LoginBody),
-      async (c) => c.json(await auth.login(c.req.valid('json'), clientIp(c, trustProxy))),
+      async (c) => c.json(await auth.login(c.req.valid('json'), clientIp(c, trustProxy), c.req.raw.headers)),
     )
     .post(
       '/refresh-token',
       describe({ tag, summary: 'Exchange a valid token for a fresh one', response: RefreshResponse }),
-      async (c) => c.json(await auth.refresh(c.var.user)),
+      async (c) => c.json(await auth.refresh(c.var.user, c.var.sessionId, c.req.raw.headers)),
     )
     .post(
       '/resend-verification',

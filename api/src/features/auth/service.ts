@@ -6,6 +6,7 @@ import {
   type LoginBody,
   type RegisterBody,
   type ResetPasswordBody,
+  SESSION_ENDED_MESSAGE,
   type VerifyEmailResponse,
 } from '@buble/shared/auth'
 import { RESET_TOKEN_TTL_MS, VERIFY_TOKEN_TTL_MS } from '@buble/shared/constants'
@@ -15,10 +16,11 @@ import { emailTokens, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import { type ActivationStep, findUserByEmail, findUserById, toUser, type UserRow } from '../../lib/accounts.ts'
 import { consumeEmailToken, issueEmailToken } from '../../lib/email-tokens.ts'
-import { AppError, conflict, tokenInvalid } from '../../lib/errors.ts'
+import { AppError, conflict, tokenInvalid, unauthorized } from '../../lib/errors.ts'
 import { linkMail } from '../../lib/mail.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
 import { setNewPassword } from '../../lib/revocations.ts'
+import { renewSession, signInFrom, startSession } from '../../lib/sessions.ts'
 import { hashOneTimeToken } from '../../lib/tokens.ts'
 
 export const AUTH_MESSAGES = {
@@ -40,8 +42,12 @@ export function authService(
 ) {
   const { db, tokens, mailer, config, log, rateLimits, now } = deps
 
-  const issueAuth = async (user: UserRow): Promise<AuthResponse> => ({
-    access_token: await tokens.sign(user),
+  /**
+   * Signs `user` in: opens a session (its device and place read from the sign-in request's `headers`)
+   * and answers its token. Every sign-in goes through here (decision 103).
+   */
+  const issueAuth = async (user: UserRow, headers: Headers | undefined): Promise<AuthResponse> => ({
+    access_token: (await startSession(db, tokens, user, signInFrom(headers, config.sessionPlaceHeaders), now())).token,
     user: toUser(user),
   })
 
@@ -138,9 +144,11 @@ export function authService(
   }
 
   return {
-    async register(args: RegisterBody, ip: string): Promise<AuthResponse> {
+    issueAuth,
+
+    async register(args: RegisterBody, ip: string, headers?: Headers): Promise<AuthResponse> {
       await rateLimits.consume(['registerPerIp', ip])
-      return issueAuth(await createAccount(args))
+      return issueAuth(await createAccount(args), headers)
     },
 
     /**
@@ -150,7 +158,7 @@ export function authService(
     createAccountAsAdmin: (args: RegisterBody & { role: UserRow['role'] }): Promise<UserRow> =>
       createAccount(args, args.role),
 
-    async login(args: LoginBody, ip: string): Promise<AuthResponse> {
+    async login(args: LoginBody, ip: string, headers?: Headers): Promise<AuthResponse> {
       const pairKey = `${ip}|${args.email}`
       // Every attempt counts as a failure before its password is checked (one atomic count each):
       // however many arrive at once, no more than the limit reach the check. A success takes its
@@ -163,11 +171,16 @@ export function authService(
       // Signed in: this (IP, e-mail)'s failures are forgotten, and the IP's count was no failure.
       await rateLimits.reset('loginFailuresPerIpEmail', pairKey)
       await rateLimits.giveBack(['loginFailuresPerIp', ip])
-      return issueAuth(usable)
+      return issueAuth(usable, headers)
     },
 
-    async refresh(user: UserRow): Promise<{ access_token: string }> {
-      return { access_token: await tokens.sign(user) }
+    /** A fresh token of the same session (a token older than sessions is given one now). */
+    async refresh(user: UserRow, sessionId: string | undefined, headers?: Headers): Promise<{ access_token: string }> {
+      const from = signInFrom(headers, config.sessionPlaceHeaders)
+      const token = await renewSession(db, tokens, user, sessionId, from, now())
+      // Ended between the request's check and here.
+      if (!token) throw unauthorized(SESSION_ENDED_MESSAGE)
+      return { access_token: token }
     },
 
     /**

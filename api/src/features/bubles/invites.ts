@@ -37,6 +37,7 @@ import { linkMail, type MailMessage } from '../../lib/mail.ts'
 import { findMembership, memberActorOf, requireMembership } from '../../lib/memberships.ts'
 import { hashPassword } from '../../lib/passwords.ts'
 import { setNewPassword } from '../../lib/revocations.ts'
+import { signInFrom, startSession } from '../../lib/sessions.ts'
 import { type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { hashOneTimeToken, newOneTimeToken } from '../../lib/tokens.ts'
 import { loadBuble } from './queries.ts'
@@ -389,7 +390,7 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
      * holder, who reads that mailbox, takes the account: their password replaces the registrant's,
      * and every token issued before stops working.
      */
-    async completeRegistration(body: CompleteRegistrationBody): Promise<AuthResponse> {
+    async completeRegistration(body: CompleteRegistrationBody, headers?: Headers): Promise<AuthResponse> {
       const passwordHash = await hashPassword(body.password)
       const user = await syncWrite(db, async (w) => {
         const [link] = await w.tx
@@ -417,7 +418,8 @@ export function invitesService(deps: Deps, writes: MembershipWrites) {
         await joinAsInvited(w, active!)
         return active!
       })
-      return { access_token: await tokens.sign(user), user: toUser(user) }
+      const from = signInFrom(headers, config.sessionPlaceHeaders)
+      return { access_token: (await startSession(db, tokens, user, from, now())).token, user: toUser(user) }
     },
   }
 }

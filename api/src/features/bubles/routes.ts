@@ -86,7 +86,7 @@ export function bublesRoutes({
           auth: false,
         }),
         validate('json', CompleteRegistrationBody),
-        async (c) => c.json(await invites.completeRegistration(c.req.valid('json'))),
+        async (c) => c.json(await invites.completeRegistration(c.req.valid('json'), c.req.raw.headers)),
       )
       .get(
         '/complete-registration',

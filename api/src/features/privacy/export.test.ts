@@ -31,6 +31,7 @@ const JSON_FILES = [
   'polls.json',
   'votes.json',
   'push-subscriptions.json',
+  'sessions.json',
 ]
 
 const png = (red: number) =>
@@ -235,6 +236,18 @@ describe.each(backends())('data export on %s', (backend) => {
     const rows = read(alice, 'push-subscriptions.json')
     expect(rows).toEqual([expect.objectContaining({ endpoint: `https://push.example/${s.alice.id}` })])
     expect(text(alice, 'push-subscriptions.json')).not.toMatch(/secret-(p256dh|auth)-key/)
+  })
+
+  test('sessions.json lists the devices signed in, as the profile shows them', async () => {
+    const registered = await h.register({ name: 'Signed In Twice' })
+    const person = { ...registered, name: 'Signed In Twice' }
+    const rows = read((await download(person)).archive, 'sessions.json')
+    expect(rows).toEqual([
+      expect.objectContaining({ device: null, browser: null, place: null, created_at: expect.any(String) }),
+    ])
+    expect(Object.keys(rows[0]).sort()).toEqual(
+      ['browser', 'created_at', 'device', 'expires_at', 'id', 'last_used_at', 'place'].sort(),
+    )
   })
 
   test('files/ holds the stored bytes of the avatar, post image and story, identical', async () => {

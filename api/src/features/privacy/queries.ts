@@ -14,6 +14,7 @@ import {
   polls,
   pollVotes,
   pushSubscriptions,
+  sessions,
   uploads,
 } from '../../db/schema.ts'
 import { contentQueries } from './content-queries.ts'
@@ -180,6 +181,26 @@ export function exportQueries(db: Db, userId: string) {
       }))
     })
 
+  // The devices signed in, as the member's list shows them (decision 103: no address is kept).
+  const sessions_ = () =>
+    keyset(async (last?: { id: string }) => {
+      const rows = await db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), after(sessions.id, last?.id)))
+        .orderBy(asc(sessions.id))
+        .limit(EXPORT_BATCH)
+      return rows.map((row) => ({
+        id: row.id,
+        device: row.device,
+        browser: row.browser,
+        place: row.place,
+        created_at: iso(row.createdAt),
+        last_used_at: iso(row.lastUsedAt),
+        expires_at: iso(row.expiresAt),
+      }))
+    })
+
   const uploads_ = () =>
     keyset(async (last?: { key: string }) =>
       db
@@ -203,6 +224,7 @@ export function exportQueries(db: Db, userId: string) {
     ['polls.json', polls_],
     ['votes.json', votes_],
     ['push-subscriptions.json', pushSubscriptions_],
+    ['sessions.json', sessions_],
   ]
   return { files, uploads: uploads_ }
 }

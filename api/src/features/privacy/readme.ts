@@ -26,6 +26,8 @@ polls.json               Polls you created, with their options and vote counts.
 votes.json               Your votes, with the poll question and the option you chose. Votes in
                          secret polls are not here: nobody's secret choice is kept anywhere.
 push-subscriptions.json  The devices that get your notifications (push endpoints only).
+sessions.json            The devices signed in to your account: device, browser, place if
+                         known, when signed in and last used. No IP address is kept.
 files/                   The files you uploaded: your avatar, images and story media.
                          A link like /api/uploads/secure/NAME in the other files is
                          files/NAME here.

@@ -31,7 +31,13 @@ export function usersRoutes(users: UsersService) {
       '/change-password',
       describe({ tag, summary: 'Change your password; older tokens stop working', response: ChangePasswordResponse }),
       validate('json', ChangePasswordBody),
-      async (c) => c.json(await users.changePassword(c.var.user, c.req.valid('json'))),
+      async (c) =>
+        c.json(
+          await users.changePassword(c.var.user, c.req.valid('json'), {
+            id: c.var.sessionId,
+            headers: c.req.raw.headers,
+          }),
+        ),
     )
     .get(
       '/deletion-status',

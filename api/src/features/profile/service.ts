@@ -4,7 +4,7 @@ import type { ChangePasswordBody, DeletionStatus, Profile, UpdateProfileBody, Us
 import { DELETION_GRACE_DAYS } from '@buble/shared/constants'
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
-import { emailTokens, uploads, users } from '../../db/schema.ts'
+import { emailTokens, sessions, uploads, users } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import { type AccountDeletionStep, type ProfileChangeStep, toUser, type UserRow } from '../../lib/accounts.ts'
 import { ADVISORY_LOCKS } from '../../lib/advisory-locks.ts'
@@ -12,6 +12,7 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts'
 import { announceRevoked, setNewPassword } from '../../lib/revocations.ts'
+import { renewSession, signInFrom } from '../../lib/sessions.ts'
 import { SECURE_URL_PREFIX } from '../../lib/storage.ts'
 import { syncWrite } from '../../lib/sync-writes.ts'
 
@@ -41,7 +42,7 @@ export type UsersService = ReturnType<typeof usersService>
 export const ACCOUNT_DELETION_JOB_LOCK = ADVISORY_LOCKS.accountDeletionJob
 
 export function usersService(deps: Deps, { deletionSteps = [], profileSteps = [] }: UsersHooks = {}) {
-  const { db, tokens, storage, log, now } = deps
+  const { db, tokens, storage, log, now, config } = deps
 
   function deletionStatus(user: UserRow): DeletionStatus {
     const due = user.deletionScheduledFor
@@ -73,6 +74,7 @@ export function usersService(deps: Deps, { deletionSteps = [], profileSteps = []
       .where(and(eq(uploads.ownerId, user.id), eq(uploads.kind, 'avatar')))
       .returning({ key: uploads.key })
     await tx.delete(emailTokens).where(eq(emailTokens.userId, user.id))
+    await tx.delete(sessions).where(eq(sessions.userId, user.id))
     await announceRevoked(tx, user.id)
     await tx
       .update(users)
@@ -198,13 +200,26 @@ export function usersService(deps: Deps, { deletionSteps = [], profileSteps = []
       })
     },
 
-    async changePassword(user: UserRow, args: ChangePasswordBody): Promise<{ message: string; access_token: string }> {
+    /** Every other session ends with the old password; this one goes on, with a new token (decision 103). */
+    async changePassword(
+      user: UserRow,
+      args: ChangePasswordBody,
+      session: { id: string | undefined; headers?: Headers | undefined } = { id: undefined },
+    ): Promise<{ message: string; access_token: string }> {
       // 400, not 401: a 401 would make the client sign out.
       if (!(await verifyPassword(user.passwordHash, args.currentPassword)))
         throw new AppError('INVALID_PASSWORD', USER_MESSAGES.wrongPassword)
       const passwordHash = await hashPassword(args.newPassword)
-      const row = (await db.transaction((tx) => setNewPassword(tx, user.id, passwordHash, now())))!
-      return { message: USER_MESSAGES.passwordChanged, access_token: await tokens.sign(row) }
+      const from = signInFrom(session.headers, config.sessionPlaceHeaders)
+      const token = await db.transaction(async (tx) => {
+        const row = (await setNewPassword(tx, user.id, passwordHash, now(), { keepSession: session.id }))!
+        // The session ended meanwhile (signed out from another device): the new password opens another.
+        return (
+          (await renewSession(tx, tokens, row, session.id, from, now())) ??
+          (await renewSession(tx, tokens, row, undefined, from, now()))!
+        )
+      })
+      return { message: USER_MESSAGES.passwordChanged, access_token: token }
     },
 
     deletionStatus,

@@ -6,7 +6,7 @@ import { createStreamHub, type HubStream } from './stream-hub.ts'
 /** A change bus the test drives by hand. */
 function fakeBus() {
   const listeners = new Set<(event: BusEvent) => void>()
-  const revoked = new Set<(userId: string) => void>()
+  const revoked = new Set<(userId: string, sessionId?: string) => void>()
   const bus: ChangeBus = {
     subscribe(listener) {
       listeners.add(listener)
@@ -23,8 +23,8 @@ function fakeBus() {
     emit: (event: BusEvent) => {
       for (const listener of listeners) listener(event)
     },
-    revoke: (userId: string) => {
-      for (const listener of revoked) listener(userId)
+    revoke: (userId: string, sessionId?: string) => {
+      for (const listener of revoked) listener(userId, sessionId)
     },
   }
 }
@@ -46,9 +46,10 @@ interface TestStream extends HubStream {
   rechecks: number
 }
 
-const newStream = (userId: string): TestStream => {
+const newStream = (userId: string, sessionId?: string): TestStream => {
   const stream: TestStream = {
     userId,
+    sessionId,
     ready: false,
     writes: [],
     rechecks: 0,
@@ -208,6 +209,19 @@ describe('the stream hub', () => {
       'event: resync\ndata: {}\n\n',
       'event: resync\ndata: {}\n\n',
     ])
+    hub.close()
+  })
+
+  test("an ended session rechecks that session's streams alone, not the user's other sessions'", () => {
+    const { bus, revoke } = fakeBus()
+    const hub = createStreamHub({ bus, bublesOf: fakeMemberships(new Map()).bublesOf, log: createLogger('silent') })
+    const streams = [newStream('u1', 's1'), newStream('u1', 's1'), newStream('u1', 's2'), newStream('u2', 's3')]
+    for (const stream of streams) hub.join(stream)
+    revoke('u1', 's1')
+    expect(streams.map((stream) => stream.rechecks)).toEqual([1, 1, 0, 0])
+    // Another user's session of that id is no business of u1's: the user is checked first.
+    revoke('u2', 's1')
+    expect(streams.map((stream) => stream.rechecks)).toEqual([1, 1, 0, 0])
     hub.close()
   })
 

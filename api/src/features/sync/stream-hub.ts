@@ -7,7 +7,7 @@
  * The index follows memberships through the pokes that change them: a user-scoped `buble` poke
  * (joined, left, removed, the buble deleted) reloads that user's bubles, once for all their
  * streams, and only then is the poke written, so a device that hears it hears the buble's next
- * pokes too. A revocation reaches the revoked user's streams alone.
+ * pokes too. A revocation reaches the revoked user's streams alone, an ended session its own streams.
  */
 
 import type { BusEvent, ChangeBus } from '../../lib/change-bus.ts'
@@ -17,6 +17,8 @@ import { encodeEvent } from './stream-sink.ts'
 /** One open stream, as the hub sees it. */
 export interface HubStream {
   readonly userId: string
+  /** The session of the stream's token (undefined for a token older than sessions). */
+  readonly sessionId?: string | undefined
   /** False until the stream has sent `ready`: pokes before it are for the pull that follows. */
   ready: boolean
   write(bytes: Uint8Array): void
@@ -125,9 +127,11 @@ export function createStreamHub({ bus, bublesOf, log }: StreamHubDeps): StreamHu
   }
 
   const unsubscribe = bus.subscribe(hear)
-  const stopRevoked = bus.onRevoked((userId) => {
+  // A session signed out: that session's streams check their token (and end); the user's others are left alone.
+  const stopRevoked = bus.onRevoked((userId, sessionId) => {
     const listener = listeners.get(userId)
-    if (listener) for (const stream of listener.streams) stream.recheck()
+    if (!listener) return
+    for (const stream of listener.streams) if (!sessionId || stream.sessionId === sessionId) stream.recheck()
   })
 
   return {

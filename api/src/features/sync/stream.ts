@@ -4,8 +4,9 @@
  * {buble_id, entity}` for changes in the user's bubles or to their own set of bubles, and `resync`
  * when pokes may have been lost. A comment every heartbeat keeps proxies from closing the
  * connection; each heartbeat checks the token again, so an expired one ends the stream. A revoked
- * one (password change or reset, deletion) ends it at once: the revocation is announced on the change
- * bus, in every process, and the user's streams check their token when they hear it.
+ * one (password change or reset, deletion) or an ended session (signed out) ends it at once: the
+ * revocation is announced on the change bus, in every process, and the user's streams (or the
+ * session's) check their token when they hear it.
  *
  * Pokes reach the streams through the hub (stream-hub.ts), one write each; this file opens a stream,
  * keeps its heartbeat and ends it.
@@ -45,6 +46,7 @@ export function streamHandler({ db, bus, authenticate, log, heartbeatMs = HEARTB
     let timer: NodeJS.Timeout | undefined
     const stream: HubStream = {
       userId: c.var.user.id,
+      sessionId: c.var.sessionId,
       ready: false,
       write: (bytes) => sink.write(bytes),
       // Checks the token now: a revoked one ends the stream, a valid one (a device that signed in

@@ -6,13 +6,15 @@ export const AUTH_TEXTS = {
   alreadyVerified: ALREADY_VERIFIED_MESSAGE,
 } as const
 
-import { ALREADY_VERIFIED_MESSAGE } from '@buble/shared/auth'
+import { ALREADY_VERIFIED_MESSAGE, SESSION_ENDED_MESSAGE } from '@buble/shared/auth'
 import { LOGIN_REASON_KEYS, type LoginReason } from '../../session/redirect.ts'
 
 /** Why the app sent the user to /login (`/login?reason=…`), and the line the page shows for it. */
 export const LOGIN_REASONS: Readonly<Record<LoginReason, string>> = {
   'password-changed': 'You were signed out because your password was changed or reset. Sign in with the new password.',
   'session-expired': 'Your session has expired. Please sign in again; anything waiting to be sent is kept.',
+  // The API's own 401 text: the first load carries it once.
+  'signed-out': SESSION_ENDED_MESSAGE,
 }
 
 export const isLoginReason = (value: string | null): value is LoginReason =>

@@ -37,6 +37,7 @@ test('the first screen says in one line what Buble is, above the sign-in form', 
 test.each([
   ['password-changed', 'You were signed out because your password was changed or reset'],
   ['session-expired', 'Your session has expired'],
+  ['signed-out', 'You were signed out from another device'],
 ])('sent here with reason=%s, the page says why', (reason, text) => {
   renderApp({ route: `/login?reason=${reason}` })
   expect(screen.getByRole('status')).toHaveTextContent(text)

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { afterEach, expect, test, vi } from 'vitest'
 import { json } from '../../test/fake-fetch.ts'
-import { alice, aliceCalendar, aliceProfile } from '../../test/fixtures.ts'
+import { alice, aliceCalendar, aliceProfile, aliceSessions } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import { NOTIFICATION_TEXTS } from './notifications-section.tsx'
 
@@ -65,6 +65,7 @@ afterEach(() => {
 const profile = {
   'GET /api/users/profile': json(200, aliceProfile),
   'GET /api/users/calendar': () => json(200, aliceCalendar),
+  'GET /api/users/sessions': () => json(200, aliceSessions),
 }
 
 test('permission is asked only after the switch is clicked; the subscription is sent and push turned on', async () => {

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import { expect, test, vi } from 'vitest'
 import { json } from '../../test/fake-fetch.ts'
-import { alice, aliceCalendar, aliceProfile } from '../../test/fixtures.ts'
+import { alice, aliceCalendar, aliceProfile, aliceSessions } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
 const PROFILE = 'GET /api/users/profile'
@@ -11,6 +11,7 @@ const down = json(500, { message: 'Database down', code: 'INTERNAL_ERROR' })
 // The Calendar section's own load, so that its alerts stay out of the form's.
 const CALENDAR = {
   'GET /api/users/calendar': () => json(200, aliceCalendar),
+  'GET /api/users/sessions': () => json(200, aliceSessions),
 }
 
 test('a load failure shows "Failed to Load Profile" and Try Again loads it', async () => {

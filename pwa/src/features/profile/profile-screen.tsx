@@ -13,6 +13,7 @@ import { ChangePasswordModal } from './change-password-modal.tsx'
 import { DataExportSection } from './data-export.tsx'
 import { NotificationsSection } from './notifications-section.tsx'
 import { ProfileEditForm } from './profile-edit-form.tsx'
+import { SessionsSection } from './sessions-section.tsx'
 import { useProfile } from './use-profile.ts'
 
 const ROLE_LABEL = { user: 'Regular User', admin: 'Administrator' } as const
@@ -128,6 +129,8 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
       )}
 
       <NotificationsSection />
+
+      <SessionsSection />
 
       <CalendarSection />
 
