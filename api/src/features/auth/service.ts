@@ -138,6 +138,9 @@ export function authService(
   }
 
   return {
+    /** The answer of every sign-in (a password here, a passkey in features/passkeys): a token and the user. */
+    issueAuth,
+
     async register(args: RegisterBody, ip: string): Promise<AuthResponse> {
       await rateLimits.consume(['registerPerIp', ip])
       return issueAuth(await createAccount(args))
