@@ -8,7 +8,8 @@ import { Alert } from '../../ui/alert.tsx'
 import { AuthCard } from '../../ui/auth-card.tsx'
 import { Field } from '../../ui/field.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
-import { AUTH_TEXTS, isLoginReason, LOGIN_REASONS } from './auth-texts.ts'
+import { AUTH_TEXTS, isLoginReason, LOGIN_REASONS, PASSKEY_SIGN_IN_TEXTS } from './auth-texts.ts'
+import { usePasskeySignIn } from './use-passkey-sign-in.ts'
 
 export function LoginScreen() {
   useDocumentTitle('Sign in')
@@ -20,23 +21,30 @@ export function LoginScreen() {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
+  function signedIn(answer: unknown) {
+    // A join link opened signed out brings the visitor back to it.
+    const landing = landAfterSignIn(takeReturn() ?? '/dashboard')
+    session.signIn(answer)
+    navigate(landing, { replace: true })
+  }
+  const passkey = usePasskeySignIn(signedIn)
+
   async function submit(event: FormEvent) {
     event.preventDefault()
     const body = LoginBody.safeParse({ email, password })
     if (!body.success) return setError(body.error.issues[0]?.message ?? 'Login failed')
     setError(null)
     setBusy(true)
+    passkey.pause()
     try {
-      const answer = await api.post('/auth/login', body.data)
-      // A join link opened signed out brings the visitor back to it.
-      const landing = landAfterSignIn(takeReturn() ?? '/dashboard')
-      session.signIn(answer)
-      navigate(landing, { replace: true })
+      signedIn(await api.post('/auth/login', body.data))
     } catch (err) {
       setError(messageOf(err, 'Login failed'))
       setBusy(false)
+      passkey.resume()
     }
   }
+  const problem = error ?? passkey.error
 
   return (
     <AuthCard
@@ -49,10 +57,19 @@ export function LoginScreen() {
         </p>
       }
     >
-      {isLoginReason(reason) && !error && <Alert kind="info">{LOGIN_REASONS[reason]}</Alert>}
+      {isLoginReason(reason) && !problem && <Alert kind="info">{LOGIN_REASONS[reason]}</Alert>}
       <form onSubmit={submit} noValidate>
-        {error && <Alert kind="error">{error}</Alert>}
-        <Field label="Email" type="email" name="email" autoComplete="email" required value={email} onValue={setEmail} />
+        {problem && <Alert kind="error">{problem}</Alert>}
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          // `webauthn`: the browser offers this site's passkeys among the field's suggestions (conditional UI).
+          autoComplete="username webauthn"
+          required
+          value={email}
+          onValue={setEmail}
+        />
         <Field
           label="Password"
           type="password"
@@ -69,6 +86,19 @@ export function LoginScreen() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      {passkey.available && (
+        <>
+          <p className="auth-or">{PASSKEY_SIGN_IN_TEXTS.or}</p>
+          <button
+            type="button"
+            className="btn btn-secondary btn-block"
+            disabled={busy || passkey.busy}
+            onClick={() => void passkey.signInWithPasskey()}
+          >
+            {passkey.busy ? PASSKEY_SIGN_IN_TEXTS.busy : PASSKEY_SIGN_IN_TEXTS.button}
+          </button>
+        </>
+      )}
     </AuthCard>
   )
 }

@@ -1,0 +1,95 @@
+/**
+ * Signing in with a passkey on the sign-in page: the button's dialog, and the e-mail field's autofill
+ * (conditional UI) where the browser offers it, ended when the page goes or the password is used.
+ */
+
+import type { AuthResponse } from '@buble/shared/auth'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { ApiError, messageOf } from '../../session/api-client.ts'
+import {
+  browserHasPasskeyAutofill,
+  browserHasPasskeys,
+  cancelPasskey,
+  getPasskey,
+  passkeyFailureOf,
+} from '../../session/passkeys.ts'
+import { useServices } from '../../session/session-context.tsx'
+import { PASSKEY_SIGN_IN_TEXTS as TEXTS } from './auth-texts.ts'
+
+function describe(err: unknown): string {
+  if (err instanceof ApiError) return messageOf(err, TEXTS.failed)
+  const failure = passkeyFailureOf(err)
+  if (failure === 'cancelled') return TEXTS.cancelled
+  if (failure === 'unsupported') return TEXTS.unsupported
+  return TEXTS.failed
+}
+
+export function usePasskeySignIn(onSignedIn: (answer: AuthResponse) => void) {
+  const { api } = useServices()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  // Bumped to offer the autofill again once another ceremony (the button's, a password sign-in) ended it.
+  const [round, setRound] = useState(0)
+  const latest = useRef(onSignedIn)
+  latest.current = onSignedIn
+
+  const answer = useCallback(
+    async (response: unknown) => latest.current(await api.post<AuthResponse>('/auth/passkeys/login', { response })),
+    [api],
+  )
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `round` is how the autofill is offered again.
+  useEffect(() => {
+    let active = true
+    async function offer() {
+      if (!(await browserHasPasskeyAutofill()) || !active) return
+      try {
+        const options = await api.post('/auth/passkeys/options')
+        if (!active) return
+        const response = await getPasskey(options, true)
+        if (!active) return
+        setError(null)
+        setBusy(true)
+        await answer(response)
+      } catch (err) {
+        if (!active) return
+        setBusy(false)
+        // Ended by the button, the password form or the page: nothing to say.
+        if (!(err instanceof ApiError)) return
+        setError(describe(err))
+        // The server refused this passkey: the field offers them again.
+        void offer()
+      }
+    }
+    void offer()
+    return () => {
+      active = false
+      cancelPasskey()
+    }
+  }, [api, answer, round])
+
+  async function signInWithPasskey() {
+    setError(null)
+    setBusy(true)
+    try {
+      const options = await api.post('/auth/passkeys/options')
+      // One ceremony at a time: this one ends the autofill's.
+      await answer(await getPasskey(options))
+    } catch (err) {
+      setBusy(false)
+      setError(describe(err))
+      setRound((n) => n + 1)
+    }
+  }
+
+  return {
+    /** Whether the page offers the button at all. */
+    available: browserHasPasskeys(),
+    busy,
+    error,
+    signInWithPasskey,
+    /** Ends the autofill before a password sign-in; `resume` offers it again if that one fails. */
+    pause: cancelPasskey,
+    resume: () => setRound((n) => n + 1),
+  }
+}
