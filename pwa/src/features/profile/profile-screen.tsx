@@ -12,6 +12,7 @@ import { CalendarSection } from './calendar-section.tsx'
 import { ChangePasswordModal } from './change-password-modal.tsx'
 import { DataExportSection } from './data-export.tsx'
 import { NotificationsSection } from './notifications-section.tsx'
+import { PasskeysSection } from './passkeys-section.tsx'
 import { ProfileEditForm } from './profile-edit-form.tsx'
 import { useProfile } from './use-profile.ts'
 
@@ -126,6 +127,8 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
           {passwordNotice && <Alert kind="success">{passwordNotice}</Alert>}
         </section>
       )}
+
+      <PasskeysSection email={profile.email} />
 
       <NotificationsSection />
 
