@@ -17,13 +17,3 @@ export const LOGIN_REASONS: Readonly<Record<LoginReason, string>> = {
 
 export const isLoginReason = (value: string | null): value is LoginReason =>
   (LOGIN_REASON_KEYS as readonly (string | null)[]).includes(value)
-
-/** Signing in with a passkey (decision 102); the server's refusals (not recognised, expired) are shown as it words them. */
-export const PASSKEY_SIGN_IN_TEXTS = {
-  button: 'Sign in with a passkey',
-  busy: 'Waiting for your passkey…',
-  or: 'or',
-  cancelled: 'Passkey sign-in was cancelled. Try again, or sign in with your password.',
-  unsupported: 'This browser cannot use passkeys. Sign in with your password.',
-  failed: 'Passkey sign-in failed. Please try again.',
-} as const

@@ -5,7 +5,7 @@ import { beforeEach, expect, test, vi } from 'vitest'
 import { json } from '../../test/fake-fetch.ts'
 import { alice } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
-import { PASSKEY_SIGN_IN_TEXTS } from './auth-texts.ts'
+import { PASSKEY_SIGN_IN_TEXTS } from './passkey-sign-in-texts.ts'
 
 const browser = vi.hoisted(() => ({
   has: vi.fn(() => true),
@@ -13,12 +13,15 @@ const browser = vi.hoisted(() => ({
   getPasskey: vi.fn(),
   cancel: vi.fn(),
 }))
+vi.mock('../../session/passkey-support.ts', () => ({ browserHasPasskeys: browser.has }))
 vi.mock('../../session/passkeys.ts', async (actual) => ({
   ...(await actual<typeof import('../../session/passkeys.ts')>()),
-  browserHasPasskeys: browser.has,
+  cancelPasskey: browser.cancel,
+}))
+vi.mock('../../session/passkey-ceremonies.ts', async (actual) => ({
+  ...(await actual<typeof import('../../session/passkey-ceremonies.ts')>()),
   browserHasPasskeyAutofill: browser.autofill,
   getPasskey: browser.getPasskey,
-  cancelPasskey: browser.cancel,
 }))
 
 beforeEach(() => {
@@ -41,6 +44,11 @@ test('the e-mail field offers passkeys in its autofill; a browser without WebAut
   expect(screen.queryByRole('button', { name: PASSKEY_SIGN_IN_TEXTS.button })).toBeNull()
 })
 
+test('a browser with WebAuthn offers the passkey button', async () => {
+  renderApp({ route: '/login' })
+  expect(await screen.findByRole('button', { name: PASSKEY_SIGN_IN_TEXTS.button })).toBeEnabled()
+})
+
 test('"Sign in with a passkey" signs in with no password and lands on the dashboard', async () => {
   browser.getPasskey.mockResolvedValue(answer)
   const app = renderApp({
@@ -51,7 +59,7 @@ test('"Sign in with a passkey" signs in with no password and lands on the dashbo
       'GET /api/users/profile': () => json(200, alice),
     },
   })
-  await app.user.click(screen.getByRole('button', { name: PASSKEY_SIGN_IN_TEXTS.button }))
+  await app.user.click(await screen.findByRole('button', { name: PASSKEY_SIGN_IN_TEXTS.button }))
   expect(await screen.findByRole('heading', { name: 'Your Bubles' })).toBeInTheDocument()
   expect(browser.getPasskey).toHaveBeenCalledWith({ challenge: 'abc', rpId: 'localhost' })
   expect(app.callsTo(LOGIN)[0]?.body).toEqual({ response: answer })
@@ -70,7 +78,7 @@ test('a cancelled dialog and a passkey the server does not recognise each say so
       [LOGIN]: () => json(401, { code: 'INVALID_CREDENTIALS', message: PASSKEY_MESSAGES.notRecognised }),
     },
   })
-  const button = screen.getByRole('button', { name: PASSKEY_SIGN_IN_TEXTS.button })
+  const button = await screen.findByRole('button', { name: PASSKEY_SIGN_IN_TEXTS.button })
   await app.user.click(button)
   expect(await screen.findByRole('alert')).toHaveTextContent(PASSKEY_SIGN_IN_TEXTS.cancelled)
   await app.user.click(button)

@@ -1,5 +1,5 @@
 import { LoginBody } from '@buble/shared/auth'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { messageOf } from '../../session/api-client.ts'
 import { landAfterSignIn, takeReturn } from '../../session/return-to.ts'
@@ -8,8 +8,9 @@ import { Alert } from '../../ui/alert.tsx'
 import { AuthCard } from '../../ui/auth-card.tsx'
 import { Field } from '../../ui/field.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
-import { AUTH_TEXTS, isLoginReason, LOGIN_REASONS, PASSKEY_SIGN_IN_TEXTS } from './auth-texts.ts'
-import { usePasskeySignIn } from './use-passkey-sign-in.ts'
+import { AUTH_TEXTS, isLoginReason, LOGIN_REASONS } from './auth-texts.ts'
+
+const PasskeySignIn = lazy(() => import('./passkey-sign-in.tsx'))
 
 export function LoginScreen() {
   useDocumentTitle('Sign in')
@@ -27,7 +28,6 @@ export function LoginScreen() {
     session.signIn(answer)
     navigate(landing, { replace: true })
   }
-  const passkey = usePasskeySignIn(signedIn)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -35,16 +35,13 @@ export function LoginScreen() {
     if (!body.success) return setError(body.error.issues[0]?.message ?? 'Login failed')
     setError(null)
     setBusy(true)
-    passkey.pause()
     try {
       signedIn(await api.post('/auth/login', body.data))
     } catch (err) {
       setError(messageOf(err, 'Login failed'))
       setBusy(false)
-      passkey.resume()
     }
   }
-  const problem = error ?? passkey.error
 
   return (
     <AuthCard
@@ -57,9 +54,9 @@ export function LoginScreen() {
         </p>
       }
     >
-      {isLoginReason(reason) && !problem && <Alert kind="info">{LOGIN_REASONS[reason]}</Alert>}
+      {isLoginReason(reason) && !error && <Alert kind="info">{LOGIN_REASONS[reason]}</Alert>}
       <form onSubmit={submit} noValidate>
-        {problem && <Alert kind="error">{problem}</Alert>}
+        {error && <Alert kind="error">{error}</Alert>}
         <Field
           label="Email"
           type="email"
@@ -86,19 +83,9 @@ export function LoginScreen() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      {passkey.available && (
-        <>
-          <p className="auth-or">{PASSKEY_SIGN_IN_TEXTS.or}</p>
-          <button
-            type="button"
-            className="btn btn-secondary btn-block"
-            disabled={busy || passkey.busy}
-            onClick={() => void passkey.signInWithPasskey()}
-          >
-            {passkey.busy ? PASSKEY_SIGN_IN_TEXTS.busy : PASSKEY_SIGN_IN_TEXTS.button}
-          </button>
-        </>
-      )}
+      <Suspense fallback={null}>
+        <PasskeySignIn onSignedIn={signedIn} passwordBusy={busy} />
+      </Suspense>
     </AuthCard>
   )
 }

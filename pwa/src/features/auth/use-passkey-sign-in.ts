@@ -6,15 +6,10 @@
 import type { AuthResponse } from '@buble/shared/auth'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { ApiError, messageOf } from '../../session/api-client.ts'
-import {
-  browserHasPasskeyAutofill,
-  browserHasPasskeys,
-  cancelPasskey,
-  getPasskey,
-  passkeyFailureOf,
-} from '../../session/passkeys.ts'
+import { browserHasPasskeyAutofill, getPasskey, passkeyFailureOf } from '../../session/passkey-ceremonies.ts'
+import { cancelPasskey } from '../../session/passkeys.ts'
 import { useServices } from '../../session/session-context.tsx'
-import { PASSKEY_SIGN_IN_TEXTS as TEXTS } from './auth-texts.ts'
+import { PASSKEY_SIGN_IN_TEXTS as TEXTS } from './passkey-sign-in-texts.ts'
 
 function describe(err: unknown): string {
   if (err instanceof ApiError) return messageOf(err, TEXTS.failed)
@@ -24,11 +19,12 @@ function describe(err: unknown): string {
   return TEXTS.failed
 }
 
-export function usePasskeySignIn(onSignedIn: (answer: AuthResponse) => void) {
+/** While `paused` (a password sign-in under way) the autofill is not offered: ended, and offered again after. */
+export function usePasskeySignIn(onSignedIn: (answer: AuthResponse) => void, paused: boolean) {
   const { api } = useServices()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  // Bumped to offer the autofill again once another ceremony (the button's, a password sign-in) ended it.
+  // Bumped to offer the autofill again once the button's ceremony ended it.
   const [round, setRound] = useState(0)
   const latest = useRef(onSignedIn)
   latest.current = onSignedIn
@@ -40,6 +36,7 @@ export function usePasskeySignIn(onSignedIn: (answer: AuthResponse) => void) {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` is how the autofill is offered again.
   useEffect(() => {
+    if (paused) return
     let active = true
     async function offer() {
       if (!(await browserHasPasskeyAutofill()) || !active) return
@@ -66,7 +63,7 @@ export function usePasskeySignIn(onSignedIn: (answer: AuthResponse) => void) {
       active = false
       cancelPasskey()
     }
-  }, [api, answer, round])
+  }, [api, answer, round, paused])
 
   async function signInWithPasskey() {
     setError(null)
@@ -82,14 +79,5 @@ export function usePasskeySignIn(onSignedIn: (answer: AuthResponse) => void) {
     }
   }
 
-  return {
-    /** Whether the page offers the button at all. */
-    available: browserHasPasskeys(),
-    busy,
-    error,
-    signInWithPasskey,
-    /** Ends the autofill before a password sign-in; `resume` offers it again if that one fails. */
-    pause: cancelPasskey,
-    resume: () => setRound((n) => n + 1),
-  }
+  return { busy, error, signInWithPasskey }
 }

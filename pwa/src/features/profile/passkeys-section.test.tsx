@@ -7,10 +7,10 @@ import { renderApp } from '../../test/render-app.tsx'
 import { PASSKEY_TEXTS } from './passkey-texts.ts'
 
 const browser = vi.hoisted(() => ({ createPasskey: vi.fn(), has: vi.fn(() => true) }))
-vi.mock('../../session/passkeys.ts', async (actual) => ({
-  ...(await actual<typeof import('../../session/passkeys.ts')>()),
+vi.mock('../../session/passkey-support.ts', () => ({ browserHasPasskeys: browser.has }))
+vi.mock('../../session/passkey-ceremonies.ts', async (actual) => ({
+  ...(await actual<typeof import('../../session/passkey-ceremonies.ts')>()),
   createPasskey: browser.createPasskey,
-  browserHasPasskeys: browser.has,
 }))
 
 beforeEach(() => {

@@ -9,7 +9,8 @@ import { Passkey, PasskeyName, PasskeysResponse } from '@buble/shared/passkeys'
 import { type FormEvent, useState } from 'react'
 import { useOnlineQuery } from '../../data/online.ts'
 import { ApiError, messageOf } from '../../session/api-client.ts'
-import { browserHasPasskeys, createPasskey, passkeyFailureOf } from '../../session/passkeys.ts'
+import { createPasskey, passkeyFailureOf } from '../../session/passkey-ceremonies.ts'
+import { browserHasPasskeys } from '../../session/passkey-support.ts'
 import { useApi } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { Field } from '../../ui/field.tsx'
@@ -21,7 +22,7 @@ import { useFlash } from '../../ui/use-flash.ts'
 import { PASSKEY_TEXTS as TEXTS } from './passkey-texts.ts'
 import './passkeys.css'
 
-export function PasskeysSection({ email }: { email: string }) {
+export default function PasskeysSection({ email }: { email: string }) {
   const api = useApi()
   const load = useOnlineQuery(
     'passkeys',

@@ -1,5 +1,5 @@
 import type { Profile } from '@buble/shared/auth'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useSignOut } from '../../data/sign-out.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { Avatar } from '../../ui/avatar.tsx'
@@ -12,9 +12,11 @@ import { CalendarSection } from './calendar-section.tsx'
 import { ChangePasswordModal } from './change-password-modal.tsx'
 import { DataExportSection } from './data-export.tsx'
 import { NotificationsSection } from './notifications-section.tsx'
-import { PasskeysSection } from './passkeys-section.tsx'
 import { ProfileEditForm } from './profile-edit-form.tsx'
 import { useProfile } from './use-profile.ts'
+
+// Passkeys load with their section: the profile's own chunk carries none of them.
+const PasskeysSection = lazy(() => import('./passkeys-section.tsx'))
 
 const ROLE_LABEL = { user: 'Regular User', admin: 'Administrator' } as const
 
@@ -128,7 +130,9 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
         </section>
       )}
 
-      <PasskeysSection email={profile.email} />
+      <Suspense fallback={null}>
+        <PasskeysSection email={profile.email} />
+      </Suspense>
 
       <NotificationsSection />
 
