@@ -321,6 +321,14 @@ describe.each(backends())('passkeys on %s', (backend) => {
       expect((await signIn(authenticator.authenticate(await signInOptions(), credentialId))).status).toBe(200)
     })
 
+    test('deleting an account removes its passkeys, which then sign nobody in', async () => {
+      const { token, id } = await h.register()
+      const { credentialId } = await added(token)
+      await h.services.users.adminDeleteAccount(id)
+      expect(await h.database.db.select().from(passkeys).where(eq(passkeys.userId, id))).toEqual([])
+      expect((await signIn(authenticator.authenticate(await signInOptions(), credentialId))).status).toBe(401)
+    })
+
     test('every member route needs a token (401); the sign-in routes do not', async () => {
       const routes: [string, string][] = [
         ['GET', '/api/users/passkeys'],
