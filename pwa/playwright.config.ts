@@ -88,6 +88,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: path.join(runDir, 'data'),
       PUBLIC_URL: baseURL,
+      // WebAuthn takes no IP address as relying party: the passkey spec opens the app at localhost, one of
+      // the operator's origins, whose host becomes the relying party (decision 102). Same-origin pages need no CORS.
+      CORS_ORIGINS: `http://localhost:${port}`,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       BUBLE_RATE_LIMITS: 'off',
       WEATHER_BASE_URL: providers,

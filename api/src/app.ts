@@ -12,6 +12,8 @@ import { eventsFeature } from './features/events/feature.ts'
 import { healthFeature } from './features/health/feature.ts'
 import { localEventsFeature } from './features/local-events/feature.ts'
 import { mediaFeature } from './features/media/feature.ts'
+import { passkeysFeature } from './features/passkeys/feature.ts'
+import { deletePasskeysOf } from './features/passkeys/service.ts'
 import { pollsFeature } from './features/polls/feature.ts'
 import { privacyFeature } from './features/privacy/feature.ts'
 import { profileFeature } from './features/profile/feature.ts'
@@ -64,7 +66,10 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const providerFetch = createProviderFetch(deps.config, options.providerTimeoutMs)
   const uploads = uploadsFeature(deps)
   const bubles = bublesFeature(deps, contentAdded, pokes)
-  const profile = profileFeature(deps, bubles.accountSteps)
+  const profile = profileFeature(deps, {
+    ...bubles.accountSteps,
+    deletionSteps: [...bubles.accountSteps.deletionSteps, deletePasskeysOf],
+  })
   const auth = authFeature(deps, [bubles.invites.activationStep])
   const linkFetch = createSafeFetch({ allowLoopback })
   const wall = wallFeature(deps, { files: uploads.files, contentAdded, pokes, safeFetch: linkFetch })
@@ -73,6 +78,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const content = {
     health: healthFeature(deps),
     auth,
+    passkeys: passkeysFeature(deps, { issueAuth: auth.service.issueAuth }),
     profile,
     sessions: sessionsFeature(deps),
     privacy: privacyFeature(deps),

@@ -14,7 +14,7 @@ async function signIn(page: Page, email: string, password: string) {
   await expect(page.getByRole('heading', { name: 'Sign in to Buble' })).toBeVisible()
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
 }
 

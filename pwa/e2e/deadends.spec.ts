@@ -203,7 +203,7 @@ test('an offline reload with an expiring or expired token stays signed in; onlin
     await expectAccessible(pat.page, 'the sign-in page')
     await pat.page.getByLabel('Email').fill(pat.email)
     await pat.page.getByLabel('Password').fill(PASSWORD)
-    await pat.page.getByRole('button', { name: 'Sign in' }).click()
+    await pat.page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await expect(pat.page.getByRole('heading', { name: 'Your Bubles' })).toBeVisible()
     await expect.poll(() => countOnServer(pat.page, bubleId, 'Written offline, expired'), { timeout: 20_000 }).toBe(1)
     // Once: a later look still finds one.

@@ -59,7 +59,7 @@ test('an invite link from send to join', async ({ browser }) => {
     await invitee.getByRole('link', { name: 'Sign in to join' }).click()
     await invitee.getByLabel('Email').fill(email)
     await invitee.getByLabel('Password').fill(PASSWORD)
-    await invitee.getByRole('button', { name: 'Sign in' }).click()
+    await invitee.getByRole('button', { name: 'Sign in', exact: true }).click()
     await expect(invitee).toHaveURL(new RegExp(`/join/${code}$`))
     await expect(invitee.locator('.invite-preview-name')).toHaveText(gardenClub)
   })

@@ -20,6 +20,8 @@ const PUBLIC_PATHS: readonly RegExp[] = [
   /^\/api\/openapi\.json$/,
   /^\/api\/push\/vapid-public-key$/,
   /^\/api\/auth\/(?!refresh-token$)[^/]+$/,
+  // Signing in with a passkey (decision 102): its challenge, then its answer.
+  /^\/api\/auth\/passkeys\/(options|login)$/,
   /^\/api\/bubles\/complete-registration$/,
   // The public preview of an invite code (GET only: accepting it is /accept, which needs a token).
   /^\/api\/bubles\/invites\/[^/]+$/,

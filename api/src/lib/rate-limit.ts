@@ -19,6 +19,8 @@ const RULES = {
   registerPerIp: { points: 10, duration: HOUR },
   emailActionPerEmail: { points: 5, duration: HOUR },
   emailActionPerIp: { points: 20, duration: HOUR },
+  // Passkey sign-in challenges (decision 102): each is a row until answered or expired.
+  passkeyOptionsPerIp: { points: 60, duration: 15 * MINUTE },
   pledgePerIp: { points: 10, duration: HOUR },
   // The public invite previews (a code, a registration link): a person opens a few; a guesser is stopped.
   invitePreviewPerIp: { points: 60, duration: 15 * MINUTE },

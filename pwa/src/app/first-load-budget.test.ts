@@ -38,9 +38,12 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * optimistic changes expand a series with it, both loaded when the device opens (decision 97); the rest
  * is polls, pins, the search button and the Media tab's entry. Loading `rrule` only with the first
  * repeating event would take back most of it (the closing note of issue 23 leaves it open).
+ * Issue 24 §3 added, measured: the sign-in page's hook for passkeys, its e-mail field's `webauthn`
+ * autofill and the lazy part's entry (the button, the autofill's request and @simplewebauthn/browser
+ * load after the page, decision 102) (/login 120.0 → 120.1 KiB, 114 bytes over issue 20's 120 KiB).
  */
 const CEILINGS: Record<string, number> = {
-  '/login': BUDGET_BYTES,
+  '/login': BUDGET_BYTES + 512,
   '/dashboard': 200 * 1024,
   '/bubles/:slug': 215 * 1024,
 }

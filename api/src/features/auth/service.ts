@@ -144,6 +144,7 @@ export function authService(
   }
 
   return {
+    /** The answer of every sign-in (a password here, a passkey in features/passkeys): a token and the user. */
     issueAuth,
 
     async register(args: RegisterBody, ip: string, headers?: Headers): Promise<AuthResponse> {

@@ -1,5 +1,5 @@
 import { LoginBody } from '@buble/shared/auth'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { messageOf } from '../../session/api-client.ts'
 import { landAfterSignIn, takeReturn } from '../../session/return-to.ts'
@@ -9,6 +9,8 @@ import { AuthCard } from '../../ui/auth-card.tsx'
 import { Field } from '../../ui/field.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { AUTH_TEXTS, isLoginReason, LOGIN_REASONS } from './auth-texts.ts'
+
+const PasskeySignIn = lazy(() => import('./passkey-sign-in.tsx'))
 
 export function LoginScreen() {
   useDocumentTitle('Sign in')
@@ -20,6 +22,13 @@ export function LoginScreen() {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
+  function signedIn(answer: unknown) {
+    // A join link opened signed out brings the visitor back to it.
+    const landing = landAfterSignIn(takeReturn() ?? '/dashboard')
+    session.signIn(answer)
+    navigate(landing, { replace: true })
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault()
     const body = LoginBody.safeParse({ email, password })
@@ -27,11 +36,7 @@ export function LoginScreen() {
     setError(null)
     setBusy(true)
     try {
-      const answer = await api.post('/auth/login', body.data)
-      // A join link opened signed out brings the visitor back to it.
-      const landing = landAfterSignIn(takeReturn() ?? '/dashboard')
-      session.signIn(answer)
-      navigate(landing, { replace: true })
+      signedIn(await api.post('/auth/login', body.data))
     } catch (err) {
       setError(messageOf(err, 'Login failed'))
       setBusy(false)
@@ -52,7 +57,16 @@ export function LoginScreen() {
       {isLoginReason(reason) && !error && <Alert kind="info">{LOGIN_REASONS[reason]}</Alert>}
       <form onSubmit={submit} noValidate>
         {error && <Alert kind="error">{error}</Alert>}
-        <Field label="Email" type="email" name="email" autoComplete="email" required value={email} onValue={setEmail} />
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          // `webauthn`: the browser offers this site's passkeys among the field's suggestions (conditional UI).
+          autoComplete="username webauthn"
+          required
+          value={email}
+          onValue={setEmail}
+        />
         <Field
           label="Password"
           type="password"
@@ -69,6 +83,9 @@ export function LoginScreen() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <Suspense fallback={null}>
+        <PasskeySignIn onSignedIn={signedIn} passwordBusy={busy} />
+      </Suspense>
     </AuthCard>
   )
 }

@@ -66,6 +66,7 @@ const profile = {
   'GET /api/users/profile': json(200, aliceProfile),
   'GET /api/users/calendar': () => json(200, aliceCalendar),
   'GET /api/users/sessions': () => json(200, aliceSessions),
+  'GET /api/users/passkeys': () => json(200, { passkeys: [], has_password: true }),
 }
 
 test('permission is asked only after the switch is clicked; the subscription is sent and push turned on', async () => {

@@ -8,10 +8,11 @@ const PROFILE = 'GET /api/users/profile'
 
 const down = json(500, { message: 'Database down', code: 'INTERNAL_ERROR' })
 
-// The Calendar section's own load, so that its alerts stay out of the form's.
+// The Calendar and Passkeys sections' own loads, so that their alerts stay out of the form's.
 const CALENDAR = {
   'GET /api/users/calendar': () => json(200, aliceCalendar),
   'GET /api/users/sessions': () => json(200, aliceSessions),
+  'GET /api/users/passkeys': () => json(200, { passkeys: [], has_password: true }),
 }
 
 test('a load failure shows "Failed to Load Profile" and Try Again loads it', async () => {

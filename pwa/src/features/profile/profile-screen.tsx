@@ -1,5 +1,5 @@
 import type { Profile } from '@buble/shared/auth'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useSignOut } from '../../data/sign-out.ts'
 import { Alert } from '../../ui/alert.tsx'
 import { Avatar } from '../../ui/avatar.tsx'
@@ -15,6 +15,9 @@ import { NotificationsSection } from './notifications-section.tsx'
 import { ProfileEditForm } from './profile-edit-form.tsx'
 import { SessionsSection } from './sessions-section.tsx'
 import { useProfile } from './use-profile.ts'
+
+// Passkeys load with their section: the profile's own chunk carries none of them.
+const PasskeysSection = lazy(() => import('./passkeys-section.tsx'))
 
 const ROLE_LABEL = { user: 'Regular User', admin: 'Administrator' } as const
 
@@ -127,6 +130,10 @@ function ProfileView({ profile, update }: { profile: Profile; update: (patch: Pa
           {passwordNotice && <Alert kind="success">{passwordNotice}</Alert>}
         </section>
       )}
+
+      <Suspense fallback={null}>
+        <PasskeysSection email={profile.email} />
+      </Suspense>
 
       <NotificationsSection />
 
