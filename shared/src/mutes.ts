@@ -5,6 +5,8 @@
 
 import { z } from 'zod'
 import { Uuid } from './bubles.ts'
+import type { RowTable } from './device.ts'
+import type { MutationName } from './mutations.ts'
 import { DISPLAY_TIME_ZONE, formatZonedEventTime } from './time.ts'
 
 /** How long a moderator may mute a member for. */
@@ -92,3 +94,30 @@ export const MuteTarget = z.object({
 /** The answer to a mute or an unmute: what happened, and the member's end (null: not muted). */
 export const MuteResponse = z.object({ message: z.string(), muted_until: z.string().nullable() })
 export type MuteResponse = z.infer<typeof MuteResponse>
+
+/**
+ * The queued writes a muted member is refused (the server refuses them in their services: issue 24
+ * §2), each with where a device finds its buble: an arg naming it, or the row an arg names (the
+ * device's table of it). A device that knows it is muted refuses them itself, as the server would.
+ */
+export const MUTED_WRITES = {
+  'post.create': { arg: 'buble_id' },
+  'post.update': { table: 'posts', id: 'id' },
+  'comment.create': { table: 'posts', id: 'post_id' },
+  'comment.update': { table: 'comments', id: 'id' },
+  'reaction.add': { table: 'posts', id: 'post_id' },
+  'reaction.remove': { table: 'posts', id: 'post_id' },
+  'chat.send': { arg: 'buble_id' },
+  'chat.edit': { table: 'chat_messages', id: 'id' },
+  'chat.react': { table: 'chat_messages', id: 'message_id' },
+  'event.create': { arg: 'buble_id' },
+  'event.update': { table: 'events', id: 'id' },
+  'event.rsvp': { table: 'events', id: 'event_id' },
+  'poll.create': { arg: 'buble_id' },
+  'poll.update': { table: 'polls', id: 'id' },
+  'poll.vote': { table: 'polls', id: 'poll_id' },
+  'poll.unvote': { table: 'polls', id: 'poll_id' },
+} as const satisfies Partial<Record<MutationName, { arg: string } | { table: RowTable; id: string }>>
+
+export type MutedWrite = keyof typeof MUTED_WRITES
+export const isMutedWrite = (name: string): name is MutedWrite => Object.hasOwn(MUTED_WRITES, name)

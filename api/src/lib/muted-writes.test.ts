@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { MUTED_WRITES } from '@buble/shared/mutes'
 import { v7 as uuidv7 } from 'uuid'
 import { describe, expect, test } from 'vitest'
 import { backends } from '../testing/databases.ts'
@@ -54,6 +55,22 @@ interface WriteKind {
   /** What it answers once the member is not muted. */
   ok: number
 }
+
+const SCENE_OF_IDS: Scene = Object.fromEntries(
+  [
+    'bubleId',
+    'ownPost',
+    'ownComment',
+    'ownMessage',
+    'ownEvent',
+    'ownPoll',
+    'post',
+    'message',
+    'event',
+    'poll',
+    'option',
+  ].map((key) => [key, randomUUID()]),
+) as unknown as Scene
 
 const inAWeek = () => new Date(Date.now() + 7 * 24 * HOUR).toISOString()
 
@@ -172,6 +189,11 @@ const WRITES: WriteKind[] = [
     ok: 400,
   },
 ]
+
+test('the writes a device refuses by itself when it knows it is muted are exactly those the server refuses', () => {
+  const refused = WRITES.flatMap((kind) => (kind.sync ? [kind.sync(SCENE_OF_IDS).name] : []))
+  expect(new Set(refused)).toEqual(new Set(Object.keys(MUTED_WRITES)))
+})
 
 describe.each(backends())('a muted member on %s', (backend) => {
   const { h, club, call, expectStatus } = clubSuite(backend)

@@ -11,6 +11,7 @@ import { Ticker } from '../../features/wall/ticker.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
 import { MentionMembers } from '../../ui/mention-members.tsx'
+import { MutedBanner, OwnMute } from '../../ui/own-mute.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
@@ -77,7 +78,9 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
     if (buble.slug && slugOrId !== buble.slug) return <CanonicalAddress to={bublePath(buble, tabSegment(tab))} />
     return (
       <MentionMembers bubleId={buble.id}>
-        <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+        <OwnMute bubleId={buble.id}>
+          <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+        </OwnMute>
       </MentionMembers>
     )
   }
@@ -155,6 +158,7 @@ function BubleView({
       </div>
       {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
       {tab !== 'wall' && <Ticker buble={buble} />}
+      <MutedBanner />
       <div className="tab-panel">
         {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
         {tab === 'wall' && <WallTab buble={buble} actor={actor} />}
