@@ -1,13 +1,11 @@
 /**
- * Muting (issue 24 §2): how long a mute lasts, when it ends, the mute body, and the one refusal
- * text every write of a muted member gets, through REST and through sync alike.
+ * Muting (issue 24 §2): how long a mute lasts, when it ends, whether it is in force, and the mute
+ * body. The refusal text every write of a muted member gets is built in mute-message.ts (it needs the
+ * time helpers, which the device's first page does not load).
  */
 
 import { z } from 'zod'
 import { Uuid } from './bubles.ts'
-import type { RowTable } from './device.ts'
-import type { MutationName } from './mutations.ts'
-import { DISPLAY_TIME_ZONE, formatZonedEventTime } from './time.ts'
 
 /** How long a moderator may mute a member for. */
 export const MUTE_DURATIONS = ['1h', '1d', '1w', 'indefinite'] as const
@@ -54,29 +52,16 @@ export const isMutedAt = (mutedUntil: Instant, now: Date | number): boolean =>
 /** Whether a stored end means "until unmuted". */
 export const isIndefiniteMute = (mutedUntil: Instant): boolean => msOf(mutedUntil) >= INDEFINITE_MS
 
-/** The end of a mute as the app shows it: Stockholm time with its zone, e.g. 'Sat 29 Nov, 19:00 CET'. */
-export const formatMuteEnd = (mutedUntil: string | Date, now: Date | number = Date.now()): string =>
-  formatZonedEventTime(typeof mutedUntil === 'string' ? mutedUntil : mutedUntil.toISOString(), DISPLAY_TIME_ZONE, now)
-
 export const MUTE_MESSAGES = {
   muted: 'Member muted',
   unmuted: 'Member unmuted',
   noModerate: 'You are not allowed to mute members',
   notReached: 'You cannot mute this member',
   notYourself: 'You cannot mute yourself',
-  muteFailed: 'Failed to mute member',
-  unmuteFailed: 'Failed to unmute member',
   indefinitely: 'You are muted in this buble until a moderator unmutes you',
+  /** Where the end is shown nearby (the banner above): a control's hint. */
+  mutedHere: 'You are muted in this buble',
 } as const
-
-/**
- * The refusal every write of a muted member gets, and the banner's text: "You are muted in this
- * buble until Sat 29 Nov, 19:00 CET", or, for a mute without an end, "… until a moderator unmutes you".
- */
-export function mutedMessage(mutedUntil: string | Date, now: Date | number = Date.now()): string {
-  if (isIndefiniteMute(mutedUntil)) return MUTE_MESSAGES.indefinitely
-  return `You are muted in this buble until ${formatMuteEnd(mutedUntil, now)}`
-}
 
 export const MuteDurationSchema = z.enum(MUTE_DURATIONS, {
   error: `duration must be one of ${MUTE_DURATIONS.join(', ')}`,
@@ -94,30 +79,3 @@ export const MuteTarget = z.object({
 /** The answer to a mute or an unmute: what happened, and the member's end (null: not muted). */
 export const MuteResponse = z.object({ message: z.string(), muted_until: z.string().nullable() })
 export type MuteResponse = z.infer<typeof MuteResponse>
-
-/**
- * The queued writes a muted member is refused (the server refuses them in their services: issue 24
- * §2), each with where a device finds its buble: an arg naming it, or the row an arg names (the
- * device's table of it). A device that knows it is muted refuses them itself, as the server would.
- */
-export const MUTED_WRITES = {
-  'post.create': { arg: 'buble_id' },
-  'post.update': { table: 'posts', id: 'id' },
-  'comment.create': { table: 'posts', id: 'post_id' },
-  'comment.update': { table: 'comments', id: 'id' },
-  'reaction.add': { table: 'posts', id: 'post_id' },
-  'reaction.remove': { table: 'posts', id: 'post_id' },
-  'chat.send': { arg: 'buble_id' },
-  'chat.edit': { table: 'chat_messages', id: 'id' },
-  'chat.react': { table: 'chat_messages', id: 'message_id' },
-  'event.create': { arg: 'buble_id' },
-  'event.update': { table: 'events', id: 'id' },
-  'event.rsvp': { table: 'events', id: 'event_id' },
-  'poll.create': { arg: 'buble_id' },
-  'poll.update': { table: 'polls', id: 'id' },
-  'poll.vote': { table: 'polls', id: 'poll_id' },
-  'poll.unvote': { table: 'polls', id: 'poll_id' },
-} as const satisfies Partial<Record<MutationName, { arg: string } | { table: RowTable; id: string }>>
-
-export type MutedWrite = keyof typeof MUTED_WRITES
-export const isMutedWrite = (name: string): name is MutedWrite => Object.hasOwn(MUTED_WRITES, name)

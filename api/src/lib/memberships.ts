@@ -2,7 +2,8 @@
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
 import { MEMBER_MESSAGES } from '@buble/shared/members'
-import { isMutedAt, mutedMessage } from '@buble/shared/mutes'
+import { mutedMessage } from '@buble/shared/mute-message'
+import { isMutedAt } from '@buble/shared/mutes'
 import type { MemberActor } from '@buble/shared/permissions'
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../db/client.ts'

@@ -18,7 +18,7 @@ import { PULL_MESSAGE } from '../push/push-message.ts'
 import type { ApiClient } from '../session/api-client.ts'
 import { type DeviceDb, openDeviceDb } from './device-db.ts'
 import { exclusively, locks, roundLock } from './locks.ts'
-import { mutedRefusal, refuseHere } from './mutes.ts'
+import { mutedRefusal, refuseHere } from './muted-writes.ts'
 import { apiTransport, toTransportError } from './transport.ts'
 import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
 

@@ -15,6 +15,4 @@ export const MUTE_TEXTS = {
   mutedBadge: 'Muted',
   /** Beside a muted member: 'Muted until Sat 29 Nov, 19:00 CET' or 'Muted until unmuted'. */
   mutedUntil: (end: string | null) => (end === null ? 'Muted until unmuted' : `Muted until ${end}`),
-  muteFailed: MUTE_MESSAGES.muteFailed,
-  unmuteFailed: MUTE_MESSAGES.unmuteFailed,
 } as const

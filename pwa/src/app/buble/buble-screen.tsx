@@ -11,7 +11,7 @@ import { Ticker } from '../../features/wall/ticker.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
 import { MentionMembers } from '../../ui/mention-members.tsx'
-import { MutedBanner, OwnMute } from '../../ui/own-mute.tsx'
+import { OwnMute, useMutedHere } from '../../ui/own-mute.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
@@ -34,6 +34,9 @@ const EventsTab = lazyPart(() => import('../../features/events/events-tab.tsx'),
 const MediaTab = lazyPart(() => import('../../features/media/media-tab.tsx'), 'MediaTab', {
   fallback: <Spinner label="Loading…" />,
 })
+
+// Loaded only while the member is muted.
+const MutedBanner = lazyPart(() => import('../../ui/muted-banner.tsx'), 'MutedBanner', { fallback: null })
 
 const WallTab = lazyPart(() => import('../../features/wall/wall-tab.tsx'), 'WallTab', {
   fallback: <Spinner label="Loading…" />,
@@ -148,6 +151,7 @@ function BubleView({
   const counts = open ? { ...unread, [open]: 0 } : unread
   const mentioned = useMentioned(buble.id)
   const mentions = open ? { ...mentioned, [open]: false } : mentioned
+  const mute = useMutedHere()
 
   return (
     <div className="page buble-page">
@@ -158,7 +162,7 @@ function BubleView({
       </div>
       {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
       {tab !== 'wall' && <Ticker buble={buble} />}
-      <MutedBanner />
+      {mute && <MutedBanner until={mute} />}
       <div className="tab-panel">
         {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
         {tab === 'wall' && <WallTab buble={buble} actor={actor} />}

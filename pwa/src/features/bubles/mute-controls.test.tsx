@@ -49,7 +49,8 @@ function open(role: BubleRole, options: { permissions?: Permission[]; danMutedUn
 const manageButtons = () =>
   screen.queryAllByRole('button', { name: /^Manage / }).map((b) => b.textContent?.replace('Manage ', ''))
 async function manage(app: ReturnType<typeof open>, name: string) {
-  await app.user.click(await screen.findByRole('button', { name: `Manage ${name}` }))
+  // The members tab loads lazily: the first test of the file waits for its code too.
+  await app.user.click(await screen.findByRole('button', { name: `Manage ${name}` }, { timeout: 5000 }))
   return screen.getByRole('dialog', { name: 'Manage Member' })
 }
 const muteSection = (dialog: HTMLElement) => within(dialog).queryByRole('region', { name: 'Mute' })
@@ -105,9 +106,9 @@ test.each([
   ['a member', 'member', undefined, [], []],
 ] as const)('%s: Mute offered for exactly whom canMute allows', async (_, role, permissions, opened, offered) => {
   const app = open(role, permissions ? { permissions: [...permissions] } : {})
-  const members = await screen.findByRole('region', { name: 'Members' })
+  const members = await screen.findByRole('region', { name: 'Members' }, { timeout: 5000 })
   await waitFor(() => expect(within(members).getAllByRole('listitem').length).toBeGreaterThanOrEqual(4))
-  if (opened.length > 0) await screen.findByRole('button', { name: 'Manage Dan Dare' })
+  if (opened.length > 0) await screen.findByRole('button', { name: 'Manage Dan Dare' }, { timeout: 5000 })
   expect(manageButtons().filter((name) => name !== 'Bob Builder')).toEqual(opened)
   const withMute: string[] = []
   for (const name of opened) {

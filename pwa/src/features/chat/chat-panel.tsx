@@ -20,7 +20,7 @@ import { ChatMessageItem } from './chat-message.tsx'
 import { CHAT_TEXTS } from './chat-texts.ts'
 import { chatTimeline } from './chat-timeline.ts'
 import './chat.css'
-import { UnlessMuted } from '../../ui/own-mute.tsx'
+import { UnlessMuted } from '../../ui/muted-note.tsx'
 import { distanceFromBottom, isNearBottom, isNearTop, scrollTopKeeping } from './scroll-anchor.ts'
 
 interface ChatPanelProps {

@@ -1,4 +1,5 @@
 import type { MemberRef } from '@buble/shared/bubles'
+import { MUTE_MESSAGES } from '@buble/shared/mutes'
 import { mayOnContent } from '@buble/shared/permissions'
 import { useId, useMemo, useState } from 'react'
 import { type LocalBuble, useMembers } from '../../data/bubles.ts'
@@ -54,7 +55,7 @@ export function StoriesWidget({ buble }: { buble: LocalBuble }) {
   const groups = useMemo(() => byAuthor(stories ?? [], userId), [stories, userId])
   const mute = useMutedHere()
   const blocked = mute
-    ? `${mute.message}.`
+    ? `${MUTE_MESSAGES.mutedHere}.`
     : !online
       ? STORY_TEXTS.offline
       : buble._pending
