@@ -38,11 +38,15 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * optimistic changes expand a series with it, both loaded when the device opens (decision 97); the rest
  * is polls, pins, the search button and the Media tab's entry. Loading `rrule` only with the first
  * repeating event would take back most of it (the closing note of issue 23 leaves it open).
+ * Issue 24 §2 (muting) added, measured: member.mute / member.unmute in the catalogue with their
+ * optimistic change, the device's check before a write (its refusal and the refusal's words load only
+ * once the user is muted somewhere), the buble page's own mute (the banner loads only while muted):
+ * dashboard 199.4 → 200.2 KiB, buble page 214.5 → 215.6 KiB.
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES,
-  '/dashboard': 200 * 1024,
-  '/bubles/:slug': 215 * 1024,
+  '/dashboard': 201 * 1024,
+  '/bubles/:slug': 216 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {

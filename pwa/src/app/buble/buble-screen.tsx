@@ -10,8 +10,7 @@ import { useRemoteBuble } from '../../features/bubles/use-remote-buble.ts'
 import { Ticker } from '../../features/wall/ticker.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
-import { MentionMembers } from '../../ui/mention-members.tsx'
-import { OwnMute, useMutedHere } from '../../ui/own-mute.tsx'
+import { MentionMembers, useMutedHere } from '../../ui/mention-members.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
@@ -36,7 +35,7 @@ const MediaTab = lazyPart(() => import('../../features/media/media-tab.tsx'), 'M
 })
 
 // Loaded only while the member is muted.
-const MutedBanner = lazyPart(() => import('../../ui/muted-banner.tsx'), 'MutedBanner', { fallback: null })
+const MutedBanner = lazyPart(() => import('../../ui/muted-note.tsx'), 'MutedBanner', { fallback: null })
 
 const WallTab = lazyPart(() => import('../../features/wall/wall-tab.tsx'), 'WallTab', {
   fallback: <Spinner label="Loading…" />,
@@ -81,9 +80,7 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
     if (buble.slug && slugOrId !== buble.slug) return <CanonicalAddress to={bublePath(buble, tabSegment(tab))} />
     return (
       <MentionMembers bubleId={buble.id}>
-        <OwnMute bubleId={buble.id}>
-          <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
-        </OwnMute>
+        <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
       </MentionMembers>
     )
   }
