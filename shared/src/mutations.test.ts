@@ -6,6 +6,7 @@ import {
   isMutationName,
   MUTATION_ARGS,
   MUTATION_NAMES,
+  MUTE_MUTATIONS,
   PIN_MUTATIONS,
   POLL_MUTATIONS,
   PROFILE_MUTATIONS,
@@ -14,9 +15,10 @@ import {
 } from './mutations.ts'
 
 describe('mutation names', () => {
-  test("the contract's 24 names come first, then the other buble writes, then pins; each is entity.verb", () => {
-    expect(MUTATION_NAMES).toHaveLength(31)
-    expect(MUTATION_NAMES.slice(29)).toEqual(['post.pin', 'post.unpin'])
+  test("the contract's 24 names come first, then the other buble writes, then pins, then mutes; each is entity.verb", () => {
+    expect(MUTATION_NAMES).toHaveLength(33)
+    expect(MUTATION_NAMES.slice(29, 31)).toEqual(['post.pin', 'post.unpin'])
+    expect(MUTATION_NAMES.slice(31)).toEqual(['member.mute', 'member.unmute'])
     expect(MUTATION_NAMES.slice(24, 29)).toEqual([
       'buble.delete',
       'buble.leave',
@@ -68,6 +70,7 @@ describe('feature groups', () => {
     UNREAD_MUTATIONS,
     PROFILE_MUTATIONS,
     PIN_MUTATIONS,
+    MUTE_MUTATIONS,
   ]
 
   test('each mutation belongs to exactly one group, and the groups together are the catalogue', () => {

@@ -10,6 +10,7 @@ import { UpdateProfileBody } from './auth.ts'
 import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from './bubles.ts'
 import { asMessage, ChatReactionBody, EditMessageBody, SendMessageFields } from './chat.ts'
 import { CreateEventBody, EventTime, RsvpBody, UpdateEventBody } from './events.ts'
+import { MuteBody, MuteTarget } from './mutes.ts'
 import { CreatePollBody, UpdatePollBody, VoteBody } from './polls.ts'
 import { ContentTypeSchema } from './unread.ts'
 import { CreateCommentBody, CreatePostBody, ReactionBody, UpdateCommentBody, UpdatePostBody } from './wall.ts'
@@ -77,6 +78,12 @@ export const PIN_MUTATIONS = {
   'post.unpin': z.object({ id: EntityId }),
 }
 
+/** Muting a member of a buble (issue 24 §2): `member.mute` for a duration, `member.unmute` at once. */
+export const MUTE_MUTATIONS = {
+  'member.mute': MuteBody.extend(MuteTarget.shape),
+  'member.unmute': MuteTarget,
+}
+
 /** A tab read: its unread counter back to zero. */
 export const UNREAD_MUTATIONS = {
   'unread.read': z.object({ buble_id: BubleId, contentType: ContentTypeSchema }),
@@ -101,6 +108,7 @@ export const MUTATION_ARGS = {
   ...PROFILE_MUTATIONS,
   ...otherBubleWrites,
   ...PIN_MUTATIONS,
+  ...MUTE_MUTATIONS,
 } satisfies Record<string, z.ZodType>
 
 export type MutationName = keyof typeof MUTATION_ARGS

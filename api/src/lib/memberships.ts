@@ -2,11 +2,13 @@
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
 import { MEMBER_MESSAGES } from '@buble/shared/members'
+import { mutedMessage } from '@buble/shared/mute-texts'
+import { isMutedAt } from '@buble/shared/mutes'
 import type { MemberActor } from '@buble/shared/permissions'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../db/client.ts'
 import { memberships } from '../db/schema.ts'
-import { notFound } from './errors.ts'
+import { forbidden, notFound } from './errors.ts'
 import { openWrite } from './sync-writes.ts'
 
 export type MembershipRow = typeof memberships.$inferSelect
@@ -63,3 +65,22 @@ export const memberActorOf = (row: MembershipRow): MemberActor => ({
   role: row.role,
   permissions: row.permissions,
 })
+
+/**
+ * Refuses a write by a muted member (issue 24 §2): reading stays, writing content does not. It reads
+ * the member row the write already fetched, so it costs no query; REST answers 403 and sync
+ * `rejected`, both with the text the banner shows.
+ */
+export function requireWriter(row: Pick<MembershipRow, 'mutedUntil'>, now: Date): void {
+  if (isMutedAt(row.mutedUntil, now)) throw forbidden(mutedMessage(row.mutedUntil!, now))
+}
+
+/**
+ * The same guard in SQL, for the one-statement writes (runs of posts, chat messages): the member row
+ * `alias` is not muted at `now`. A row it leaves out goes one by one, where `requireWriter` refuses it
+ * with the text.
+ */
+export const notMutedSql = (alias: string, now: Date | SQL): SQL => {
+  const at = now instanceof Date ? sql`${now.toISOString()}::timestamptz` : now
+  return sql`(${sql.raw(alias)}.muted_until is null or ${sql.raw(alias)}.muted_until <= ${at})`
+}

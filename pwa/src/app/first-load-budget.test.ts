@@ -41,11 +41,15 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * Issue 24 §3 added, measured: the sign-in page's hook for passkeys, its e-mail field's `webauthn`
  * autofill and the lazy part's entry (the button, the autofill's request and @simplewebauthn/browser
  * load after the page, decision 102) (/login 120.0 → 120.1 KiB, 114 bytes over issue 20's 120 KiB).
+ * Issue 24 §2 (muting) added, measured: member.mute / member.unmute in the catalogue with their
+ * optimistic change, the device's check before a write (its refusal and the refusal's words load only
+ * once the user is muted somewhere), the buble page's own mute (the banner loads only while muted):
+ * dashboard 199.4 → 200.2 KiB, buble page 214.5 → 215.6 KiB.
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES + 512,
-  '/dashboard': 200 * 1024,
-  '/bubles/:slug': 215 * 1024,
+  '/dashboard': 201 * 1024,
+  '/bubles/:slug': 216 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {

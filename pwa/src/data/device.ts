@@ -7,7 +7,9 @@
  */
 
 import type { DeviceAuthor } from '@buble/shared/device-rows'
-import type { MutationInput, MutationName } from '@buble/shared/mutations'
+import { MUTATION_ARGS, type MutationInput, type MutationName } from '@buble/shared/mutations'
+import { isMutedWrite } from '@buble/shared/muted-writes'
+import { isMutedAt } from '@buble/shared/mutes'
 import { SyncEngine } from '@buble/sync/client/engine'
 import { localDbName, writeMeta } from '@buble/sync/client/local-db'
 import { rememberServerChanges } from '@buble/sync/client/replica'
@@ -150,6 +152,13 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
   })
 }
 
+/** Whether the user is muted in any buble on this device: one look at their own member rows. */
+async function mutedSomewhere(db: DeviceDb, userId: string): Promise<boolean> {
+  const now = Date.now()
+  const own = await db.members.where('user_id').equals(userId).toArray()
+  return own.some((row) => isMutedAt(row.muted_until as string | undefined, now))
+}
+
 /**
  * A Device over an open database and its engine; `release` undoes what the opener set up
  * (listeners, the lead). Closing stops the engine and closes the database, or deletes it after
@@ -168,7 +177,15 @@ export function assembleDevice(
     userId,
     db,
     engine,
-    mutate: (name, args) => engine.mutate(name, args),
+    async mutate(name, args) {
+      // Muted here already (issue 24 §2): the write would come back refused, so it is refused now.
+      if (isMutedWrite(name) && (await mutedSomewhere(db, userId))) {
+        const { mutedRefusal, refuseHere } = await import('./muted-writes.ts')
+        const refusal = await mutedRefusal(db, userId, name, args as Record<string, unknown>)
+        if (refusal) return refuseHere(db, name, MUTATION_ARGS[name].parse(args), refusal)
+      }
+      return engine.mutate(name, args)
+    },
     remember: (changes) => rememberServerChanges(db, changes),
     forgetOnClose() {
       forget = true

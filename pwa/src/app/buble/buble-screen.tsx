@@ -10,7 +10,7 @@ import { useRemoteBuble } from '../../features/bubles/use-remote-buble.ts'
 import { Ticker } from '../../features/wall/ticker.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
-import { MentionMembers } from '../../ui/mention-members.tsx'
+import { MentionMembers, useMutedHere } from '../../ui/mention-members.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
@@ -33,6 +33,9 @@ const EventsTab = lazyPart(() => import('../../features/events/events-tab.tsx'),
 const MediaTab = lazyPart(() => import('../../features/media/media-tab.tsx'), 'MediaTab', {
   fallback: <Spinner label="Loading…" />,
 })
+
+// Loaded only while the member is muted.
+const MutedBanner = lazyPart(() => import('../../ui/muted-note.tsx'), 'MutedBanner', { fallback: null })
 
 const WallTab = lazyPart(() => import('../../features/wall/wall-tab.tsx'), 'WallTab', {
   fallback: <Spinner label="Loading…" />,
@@ -145,6 +148,7 @@ function BubleView({
   const counts = open ? { ...unread, [open]: 0 } : unread
   const mentioned = useMentioned(buble.id)
   const mentions = open ? { ...mentioned, [open]: false } : mentioned
+  const mute = useMutedHere()
 
   return (
     <div className="page buble-page">
@@ -155,6 +159,7 @@ function BubleView({
       </div>
       {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
       {tab !== 'wall' && <Ticker buble={buble} />}
+      {mute && <MutedBanner until={mute} />}
       <div className="tab-panel">
         {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
         {tab === 'wall' && <WallTab buble={buble} actor={actor} />}

@@ -72,6 +72,8 @@ const HEADLINES: Record<MutationName, string> = {
   'chat.react': ERROR_TEXTS.performAction,
   'post.pin': 'Failed to pin post',
   'post.unpin': 'Failed to unpin post',
+  'member.mute': 'Failed to mute member',
+  'member.unmute': 'Failed to unmute member',
 }
 
 const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -124,6 +126,8 @@ function keptText(name: MutationName, args: Record<string, unknown>): string | n
     case 'chat.react':
     case 'post.pin':
     case 'post.unpin':
+    case 'member.mute':
+    case 'member.unmute':
       return null
   }
 }
