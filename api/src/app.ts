@@ -17,6 +17,7 @@ import { privacyFeature } from './features/privacy/feature.ts'
 import { profileFeature } from './features/profile/feature.ts'
 import { pushFeature } from './features/push/feature.ts'
 import type { PushOptions } from './features/push/service.ts'
+import { reportsFeature } from './features/reports/feature.ts'
 import { searchFeature } from './features/search/feature.ts'
 import { storiesFeature } from './features/stories/feature.ts'
 import { type SyncOptions, syncFeature } from './features/sync/feature.ts'
@@ -66,6 +67,8 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const wall = wallFeature(deps, { files: uploads.files, contentAdded, pokes, safeFetch: linkFetch })
   const events = eventsFeature(deps, contentAdded, pokes)
   const polls = pollsFeature(deps, contentAdded, pokes)
+  const stories = storiesFeature(deps, uploads.files)
+  const chat = chatFeature(deps, { ...uploads.files, contentAdded }, pokes)
   const content = {
     health: healthFeature(deps),
     auth,
@@ -74,10 +77,10 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
     uploads,
     bubles,
     wall,
-    stories: storiesFeature(deps, uploads.files),
+    stories,
     events,
     polls,
-    chat: chatFeature(deps, { ...uploads.files, contentAdded }, pokes),
+    chat,
     weather: weatherFeature(deps, providerFetch),
     localEvents: localEventsFeature(deps, providerFetch),
     admin: adminFeature(deps, {
@@ -88,6 +91,22 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
     calendar: calendarFeature(deps, contentAdded),
     media: mediaFeature(deps),
     search: searchFeature(deps),
+    reports: reportsFeature(deps, {
+      // A moderator's delete is each kind's own delete (tombstones, files, positions).
+      deleters: {
+        post: (user, id) => wall.service.deletePost(user, id),
+        comment: (user, id) => wall.service.deleteComment(user, id),
+        chat_message: (user, id) => chat.service.remove(user, id),
+        story: (user, id) => stories.service.remove(user, id),
+        event: (user, id) => events.service.deleteEvent(user, id),
+        poll: (user, id) => polls.service.deletePoll(user, id),
+      },
+      // TODO(issue 24 §2): the muting feature's one function, wired once the muting branch is merged.
+      mute: async () => {
+        throw new Error('muting is not built yet')
+      },
+      contentAdded,
+    }),
   }
   const unread = unreadFeature(deps, unreadSourcesOf(content), pokes)
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })

@@ -11,6 +11,7 @@ import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from './buble
 import { asMessage, ChatReactionBody, EditMessageBody, SendMessageFields } from './chat.ts'
 import { CreateEventBody, EventTime, RsvpBody, UpdateEventBody } from './events.ts'
 import { CreatePollBody, UpdatePollBody, VoteBody } from './polls.ts'
+import { CreateReportBody, ResolveReportsBody } from './reports.ts'
 import { ContentTypeSchema } from './unread.ts'
 import { CreateCommentBody, CreatePostBody, ReactionBody, UpdateCommentBody, UpdatePostBody } from './wall.ts'
 
@@ -77,6 +78,12 @@ export const PIN_MUTATIONS = {
   'post.unpin': z.object({ id: EntityId }),
 }
 
+/** Reports and the moderation queue (issue 24 §1): a member reports, a moderator resolves an item's reports. */
+export const REPORT_MUTATIONS = {
+  'report.create': CreateReportBody.extend({ id: ClientId, buble_id: BubleId }),
+  'report.resolve': ResolveReportsBody.safeExtend({ buble_id: BubleId }),
+}
+
 /** A tab read: its unread counter back to zero. */
 export const UNREAD_MUTATIONS = {
   'unread.read': z.object({ buble_id: BubleId, contentType: ContentTypeSchema }),
@@ -101,6 +108,7 @@ export const MUTATION_ARGS = {
   ...PROFILE_MUTATIONS,
   ...otherBubleWrites,
   ...PIN_MUTATIONS,
+  ...REPORT_MUTATIONS,
 } satisfies Record<string, z.ZodType>
 
 export type MutationName = keyof typeof MUTATION_ARGS

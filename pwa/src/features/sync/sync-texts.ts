@@ -72,6 +72,8 @@ const HEADLINES: Record<MutationName, string> = {
   'chat.react': ERROR_TEXTS.performAction,
   'post.pin': 'Failed to pin post',
   'post.unpin': 'Failed to unpin post',
+  'report.create': 'Failed to send report',
+  'report.resolve': 'Failed to handle report',
 }
 
 const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -107,6 +109,8 @@ function keptText(name: MutationName, args: Record<string, unknown>): string | n
     case 'poll.create':
     case 'poll.update':
       return lines(args.question, Array.isArray(args.options) ? args.options : [])
+    case 'report.create':
+      return typed(args.note)
     case 'unread.read':
     case 'invite.revoke':
     case 'buble.delete':
@@ -124,6 +128,7 @@ function keptText(name: MutationName, args: Record<string, unknown>): string | n
     case 'chat.react':
     case 'post.pin':
     case 'post.unpin':
+    case 'report.resolve':
       return null
   }
 }
