@@ -30,6 +30,7 @@ import { type AppEnv, createAuthenticator } from './lib/auth.ts'
 import { createContentAddedBus } from './lib/content-added.ts'
 import { errorHandler, notFound } from './lib/errors.ts'
 import { batchersOf, closeFeatures, foldMutations, jobsOf, syncSourcesOf, unreadSourcesOf } from './lib/feature.ts'
+import { mutesService } from './lib/mutes.ts'
 import { serveOpenApi } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
 import { createProviderFetch } from './lib/provider-fetch.ts'
@@ -67,6 +68,7 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const wall = wallFeature(deps, { files: uploads.files, contentAdded, pokes, safeFetch: linkFetch })
   const events = eventsFeature(deps, contentAdded, pokes)
   const polls = pollsFeature(deps, contentAdded, pokes)
+  const mutes = mutesService(deps)
   const stories = storiesFeature(deps, uploads.files)
   const chat = chatFeature(deps, { ...uploads.files, contentAdded }, pokes)
   const content = {
@@ -101,10 +103,9 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
         event: (user, id) => events.service.deleteEvent(user, id),
         poll: (user, id) => polls.service.deletePoll(user, id),
       },
-      // TODO(issue 24 §2): the muting feature's one function, wired once the muting branch is merged.
-      mute: async () => {
-        throw new Error('muting is not built yet')
-      },
+      // "Mute the author" is the muting feature's one function (lib/mutes.ts), inside the resolve's write.
+      mute: (user, bubleId, userId, duration) =>
+        mutes.muteMember(user, { buble_id: bubleId, user_id: userId, duration }),
       contentAdded,
     }),
   }

@@ -101,6 +101,11 @@ export const Member = z.object({
   permissions: z.array(PermissionSchema),
   joined_at: z.string(),
   user: z.object({ name: z.string(), email: z.string(), avatar_url: z.string().nullable() }),
+  /**
+   * Issue 24 §2: set while a mute is stored (in force while now < muted_until; 9999-12-31 is "until
+   * unmuted", shared/mutes.ts), left out otherwise, so the device knows it offline.
+   */
+  muted_until: z.string().optional(),
 })
 export type Member = z.infer<typeof Member>
 

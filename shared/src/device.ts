@@ -6,9 +6,10 @@
  */
 
 import { newOwnedBuble } from './bubles.ts'
-import type { OptimisticOf, RowRef, RowStore } from './device-rows.ts'
+import type { Optimistic, OptimisticOf, RowRef, RowStore } from './device-rows.ts'
 import type { Entity } from './entities.ts'
-import type { MUTATION_ARGS } from './mutations.ts'
+import type { MUTATION_ARGS, MutationArgs } from './mutations.ts'
+import { mutedUntilFor } from './mutes.ts'
 import { CHAT_OPTIMISTIC } from './optimistic-chat.ts'
 import { EVENTS_OPTIMISTIC } from './optimistic-events.ts'
 import { PIN_OPTIMISTIC, WALL_OPTIMISTIC } from './optimistic-wall.ts'
@@ -69,6 +70,20 @@ const removeBuble = {
     store.delete('bubles', 'id' in args ? args.id : args.buble_id),
 }
 
+/** A member's mute end set (or, with null, taken away) on the device's member row, as the server will. */
+const muteChange = <N extends 'member.mute' | 'member.unmute'>(
+  until: (args: MutationArgs<N>, createdAt: string) => string | null,
+): Optimistic<N> => ({
+  touches: (args) => [{ table: 'members', id: memberKey(args.buble_id, args.user_id) }],
+  async apply(store, args, _actor, createdAt) {
+    const row = await store.get('members', memberKey(args.buble_id, args.user_id))
+    if (!row) return
+    const { muted_until: _was, ...rest } = row
+    const end = until(args, createdAt)
+    await store.put('members', end ? { ...rest, muted_until: end } : rest)
+  },
+})
+
 /** What each mutation does on the device before the server answers. */
 export const OPTIMISTIC: OptimisticOf<typeof MUTATION_ARGS> = {
   'buble.create': {
@@ -112,6 +127,10 @@ export const OPTIMISTIC: OptimisticOf<typeof MUTATION_ARGS> = {
   ...EVENTS_OPTIMISTIC,
   ...CHAT_OPTIMISTIC,
   ...PIN_OPTIMISTIC,
+  'member.mute': muteChange<'member.mute'>((args, createdAt) =>
+    mutedUntilFor(args.duration, new Date(createdAt)).toISOString(),
+  ),
+  'member.unmute': muteChange<'member.unmute'>(() => null),
   // Reports are not synced rows (decision 101): the queue is read online, so both wait in the outbox alone.
   'report.create': noLocalEffect,
   'report.resolve': noLocalEffect,

@@ -10,6 +10,7 @@ import { UpdateProfileBody } from './auth.ts'
 import { BubleName, ClientId, CreateInviteBody, InviteCode, Uuid } from './bubles.ts'
 import { asMessage, ChatReactionBody, EditMessageBody, SendMessageFields } from './chat.ts'
 import { CreateEventBody, EventTime, RsvpBody, UpdateEventBody } from './events.ts'
+import { MuteBody, MuteTarget } from './mutes.ts'
 import { CreatePollBody, UpdatePollBody, VoteBody } from './polls.ts'
 import { CreateReportBody, ResolveReportsBody } from './reports.ts'
 import { ContentTypeSchema } from './unread.ts'
@@ -78,6 +79,12 @@ export const PIN_MUTATIONS = {
   'post.unpin': z.object({ id: EntityId }),
 }
 
+/** Muting a member of a buble (issue 24 §2): `member.mute` for a duration, `member.unmute` at once. */
+export const MUTE_MUTATIONS = {
+  'member.mute': MuteBody.extend(MuteTarget.shape),
+  'member.unmute': MuteTarget,
+}
+
 /** Reports and the moderation queue (issue 24 §1): a member reports, a moderator resolves an item's reports. */
 export const REPORT_MUTATIONS = {
   'report.create': CreateReportBody.extend({ id: ClientId, buble_id: BubleId }),
@@ -108,6 +115,7 @@ export const MUTATION_ARGS = {
   ...PROFILE_MUTATIONS,
   ...otherBubleWrites,
   ...PIN_MUTATIONS,
+  ...MUTE_MUTATIONS,
   ...REPORT_MUTATIONS,
 } satisfies Record<string, z.ZodType>
 

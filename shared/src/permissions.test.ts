@@ -10,6 +10,7 @@ import {
   type ContentAction,
   type ContentKind,
   can,
+  canMute,
   effectivePermissions,
   MEMBER_ACTIONS,
   type MemberAction,
@@ -205,6 +206,60 @@ describe('actions aimed at another member', () => {
   test.each(memberCases)('with %s permissions, %s: %s on %s → %s', (profile, role, action, target, allowed) => {
     const actor = actorOf(role, profile)
     expect(can(actor, action as MemberAction, targetOf(actor, target))).toBe(allowed)
+  })
+})
+
+// ---- muting (issue 24 §2) ---------------------------------------------------------------------
+
+// Columns: owner admin moderator member self. moderate_content plus the reach of removal.
+const MUTE_TABLE: Record<Profile, Record<BubleRole, string>> = {
+  defaults: {
+    owner: 'n Y Y Y n',
+    admin: 'n Y Y Y n',
+    moderator: 'n n n Y n',
+    member: 'n n n n n',
+  },
+  // moderate_content never extends a role's reach.
+  'all thirteen': {
+    owner: 'n Y Y Y n',
+    admin: 'n Y Y Y n',
+    moderator: 'n n n Y n',
+    member: 'n n n n n',
+  },
+  // Without moderate_content nobody mutes, except the owner, who holds it whatever is stored.
+  none: {
+    owner: 'n Y Y Y n',
+    admin: 'n n n n n',
+    moderator: 'n n n n n',
+    member: 'n n n n n',
+  },
+}
+
+const muteCases = PROFILES.flatMap((profile) =>
+  BUBLE_ROLES.flatMap((role) => {
+    const cells = MUTE_TABLE[profile][role].split(' ')
+    return TARGETS.map((target, i) => [profile, role, target, cells[i] === 'Y'] as const)
+  }),
+)
+
+describe('muting a member', () => {
+  test('the table covers every role, target and profile', () => {
+    expect(muteCases).toHaveLength(PROFILES.length * BUBLE_ROLES.length * TARGETS.length)
+  })
+
+  test.each(muteCases)('with %s permissions, %s muting %s → %s', (profile, role, target, allowed) => {
+    const actor = actorOf(role, profile)
+    expect(canMute(actor, targetOf(actor, target))).toBe(allowed)
+  })
+
+  test.each([
+    ['admin', ['moderate_content'], 'admin', true],
+    ['admin', ['remove_members', 'delete_others_content'], 'member', false],
+    ['moderator', ['moderate_content'], 'member', true],
+    ['moderator', ['moderate_content'], 'moderator', false],
+    ['member', ['moderate_content'], 'member', false],
+  ] as const)('a %s holding only %j muting a %s → %s', (role, permissions, targetRole, allowed) => {
+    expect(canMute({ userId: 'a', role, permissions }, { userId: 't', role: targetRole })).toBe(allowed)
   })
 })
 

@@ -184,6 +184,13 @@ export function can(actor: MemberActor, action: Action, target?: MemberTarget): 
   }
 }
 
+/**
+ * Whether `actor` may mute `target` (issue 24 §2): it takes moderate_content (the owner always holds
+ * it) and the reach of removal: nobody mutes the owner or themselves, a moderator mutes members only.
+ */
+export const canMute = (actor: MemberActor, target: MemberTarget): boolean =>
+  reaches(actor, target) && hasPermission(actor, 'moderate_content')
+
 /** Why a role or permission change is refused, or null when `actor` may make it. */
 export function refuseMemberUpdate(
   actor: MemberActor,
@@ -274,6 +281,6 @@ export function mayResolveReport(
     case 'delete':
       return mayOnContent(actor, 'content.delete', content)
     case 'mute':
-      return author !== null && reaches(actor, author)
+      return author !== null && canMute(actor, author)
   }
 }

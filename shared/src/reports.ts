@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { ClientId, Uuid } from './bubles.ts'
 import { LIMITS } from './constants.ts'
+import { MUTE_DURATION_LABELS, MUTE_DURATIONS, type MuteDuration } from './mutes.ts'
 import { CONTENT_KINDS, type ContentKind } from './permissions.ts'
 
 /** What can be reported: every kind of content a member makes in a buble. */
@@ -19,9 +20,9 @@ export type ReportReason = (typeof REPORT_REASONS)[number]
 export const REPORT_ACTIONS = ['dismiss', 'delete', 'mute'] as const
 export type ReportAction = (typeof REPORT_ACTIONS)[number]
 
-/** How long a mute from the queue lasts (the muting feature's durations, issue 24 §2). */
-export const REPORT_MUTE_DURATIONS = ['1h', '1d', '1w', 'indefinite'] as const
-export type ReportMuteDuration = (typeof REPORT_MUTE_DURATIONS)[number]
+/** How long a mute from the queue lasts: the muting feature's durations (issue 24 §2). */
+export const REPORT_MUTE_DURATIONS = MUTE_DURATIONS
+export type ReportMuteDuration = MuteDuration
 
 /** Queue and admin lists are paged by this many items. */
 export const REPORTS_PAGE_SIZE = 20
@@ -160,13 +161,6 @@ export const REASON_LABELS: Readonly<Record<ReportReason, string>> = {
   other: 'Other',
 }
 
-export const DURATION_LABELS: Readonly<Record<ReportMuteDuration, string>> = {
-  '1h': '1 hour',
-  '1d': '1 day',
-  '1w': '1 week',
-  indefinite: 'until unmuted',
-}
-
 /** The author's notice (push and in-app), naming the content and the action but no reporter. */
 export function noticeText(
   action: Exclude<ReportAction, 'dismiss'>,
@@ -175,5 +169,7 @@ export function noticeText(
 ): string {
   const what = TARGET_LABELS[type]
   if (action === 'delete') return `A moderator removed your ${what} after it was reported.`
-  return `A moderator muted you for ${DURATION_LABELS[duration ?? 'indefinite']} after your ${what} was reported.`
+  if (!duration || duration === 'indefinite')
+    return `A moderator muted you until further notice after your ${what} was reported.`
+  return `A moderator muted you for ${MUTE_DURATION_LABELS[duration]} after your ${what} was reported.`
 }

@@ -160,6 +160,8 @@ export const memberships = pgTable(
     joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     // The version of the join: a device whose cursor is older has none of this buble yet.
     joinedVersion: bigint('joined_version', { mode: 'number' }).notNull(),
+    // Issue 24 §2 (decision 100): muted while now < muted_until; 9999-12-31 is "until unmuted"; null, never muted or unmuted.
+    mutedUntil: timestamp('muted_until', { withTimezone: true, mode: 'date' }),
     version: version(),
   },
   (t) => [

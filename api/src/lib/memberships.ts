@@ -2,11 +2,12 @@
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
 import { MEMBER_MESSAGES } from '@buble/shared/members'
+import { isMutedAt, mutedMessage } from '@buble/shared/mutes'
 import type { MemberActor } from '@buble/shared/permissions'
 import { and, eq } from 'drizzle-orm'
 import type { Executor } from '../db/client.ts'
 import { memberships } from '../db/schema.ts'
-import { notFound } from './errors.ts'
+import { forbidden, notFound } from './errors.ts'
 import { openWrite } from './sync-writes.ts'
 
 export type MembershipRow = typeof memberships.$inferSelect
@@ -63,3 +64,12 @@ export const memberActorOf = (row: MembershipRow): MemberActor => ({
   role: row.role,
   permissions: row.permissions,
 })
+
+/**
+ * Refuses a write by a muted member (issue 24 §2): reading stays, writing content does not. It reads
+ * the member row the write already fetched, so it costs no query; REST answers 403 and sync
+ * `rejected`, both with the text the banner shows.
+ */
+export function requireWriter(row: Pick<MembershipRow, 'mutedUntil'>, now: Date): void {
+  if (isMutedAt(row.mutedUntil, now)) throw forbidden(mutedMessage(row.mutedUntil!, now))
+}

@@ -3,12 +3,13 @@ import type { Deps } from '../../deps.ts'
 import type { AppEnv } from '../../lib/auth.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { defineFeature } from '../../lib/feature.ts'
+import { mutesService } from '../../lib/mutes.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { invitesService } from './invites.ts'
 import { membersService } from './members.ts'
 import { bublesRoutes } from './routes.ts'
 import { bublesService } from './service.ts'
-import { bubleBatchers, bubleMutations, bubleSyncSources, bubleUnreadSources } from './sync.ts'
+import { bubleBatchers, bubleMutations, bubleSyncSources, bubleUnreadSources, muteMutations } from './sync.ts'
 import { membershipWrites } from './writes.ts'
 
 /** Bubles, their members and invites. */
@@ -17,6 +18,7 @@ export function bublesFeature(deps: Deps, contentAdded: ContentAddedBus, pokes: 
   const bubles = bublesService(deps, writes, pokes)
   const members = membersService(deps, writes)
   const invites = invitesService(deps, writes)
+  const mutes = mutesService(deps)
   return defineFeature({
     service: bubles,
     invites,
@@ -26,7 +28,7 @@ export function bublesFeature(deps: Deps, contentAdded: ContentAddedBus, pokes: 
       '/bubles',
       bublesRoutes({ bubles, members, invites, trustProxy: deps.config.trustProxy }),
     ),
-    mutations: bubleMutations({ bubles, invites }),
+    mutations: { ...bubleMutations({ bubles, invites }), ...muteMutations(mutes) },
     batchers: bubleBatchers(bubles),
     syncSources: bubleSyncSources,
     unreadSources: bubleUnreadSources,

@@ -31,8 +31,9 @@ interface MemberWithUser {
 }
 
 /** A member row with its account, as `membersOf` builds it in SQL. */
-interface MemberJson extends Omit<MembershipRow, 'joinedAt'> {
+interface MemberJson extends Omit<MembershipRow, 'joinedAt' | 'mutedUntil'> {
   joinedAt: string
+  mutedUntil: string | null
   name: string
   email: string
   avatarUrl: string | null
@@ -44,13 +45,16 @@ const MEMBER_ORDER = `case x.role when 'owner' then 0 when 'admin' then 1 when '
 /** A member row `x` with its account `u`, as `MemberJson`. */
 const MEMBER_JSON = sql.raw(`json_build_object('bubleId', x.buble_id, 'userId', x.user_id, 'role', x.role,
   'permissions', x.permissions, 'joinedAt', ${isoJson('x.joined_at')},
-  'joinedVersion', x.joined_version, 'version', x.version,
+  'joinedVersion', x.joined_version, 'version', x.version, 'mutedUntil', ${isoJson('x.muted_until')},
   'name', u.name, 'email', u.email, 'avatarUrl', u.avatar_url)`)
 
 function memberWithUser(member: MemberJson | string): MemberWithUser {
-  const { name, email, avatarUrl, joinedAt, ...membership } =
+  const { name, email, avatarUrl, joinedAt, mutedUntil, ...membership } =
     typeof member === 'string' ? (JSON.parse(member) as MemberJson) : member
-  return { membership: { ...membership, joinedAt: new Date(joinedAt) }, user: { name, email, avatarUrl } }
+  return {
+    membership: { ...membership, joinedAt: new Date(joinedAt), mutedUntil: mutedUntil ? new Date(mutedUntil) : null },
+    user: { name, email, avatarUrl },
+  }
 }
 
 /**
@@ -79,6 +83,7 @@ export const toMember = ({ membership, user }: MemberWithUser): Member => ({
   permissions: effectivePermissions(membership),
   joined_at: membership.joinedAt.toISOString(),
   user: { name: user.name, email: user.email, avatar_url: user.avatarUrl },
+  ...(membership.mutedUntil ? { muted_until: membership.mutedUntil.toISOString() } : {}),
 })
 
 /** The members of one buble, owner first. */

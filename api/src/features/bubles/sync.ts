@@ -1,6 +1,7 @@
 /** The bubles feature in sync: its synced tables (bubles, members) and the mutations it handles. */
 
-import type { BUBLE_MUTATIONS } from '@buble/shared/mutations'
+import type { BUBLE_MUTATIONS, MUTE_MUTATIONS } from '@buble/shared/mutations'
+import type { MutesService } from '../../lib/mutes.ts'
 import type { MutationBatchers, MutationHandlersOf, SyncSource, UnreadSource } from '../../lib/sync-sources.ts'
 import { scanTable } from '../../lib/sync-sources.ts'
 import type { InvitesService } from './invites.ts'
@@ -58,6 +59,12 @@ export function bubleMutations({
     },
   }
 }
+
+/** Muting a member (issue 24 §2): the service REST and the reports queue use too. */
+export const muteMutations = (mutes: MutesService): MutationHandlersOf<typeof MUTE_MUTATIONS> => ({
+  'member.mute': (user, args) => mutes.muteMember(user, args),
+  'member.unmute': (user, args) => mutes.unmuteMember(user, args),
+})
 
 /** Bubles made offline go several at once: the same service, one statement (an id given, as a device always gives one). */
 export const bubleBatchers = (bubles: BublesService): MutationBatchers => ({

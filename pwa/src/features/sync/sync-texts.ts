@@ -2,6 +2,7 @@
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
 import type { MutationName } from '@buble/shared/mutations'
+import { MUTE_MESSAGES } from '@buble/shared/mutes'
 import { INTERNAL_REJECTION } from '@buble/sync/protocol'
 import type { Rejection, SyncSummary } from '../../data/sync-status.ts'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
@@ -72,6 +73,8 @@ const HEADLINES: Record<MutationName, string> = {
   'chat.react': ERROR_TEXTS.performAction,
   'post.pin': 'Failed to pin post',
   'post.unpin': 'Failed to unpin post',
+  'member.mute': MUTE_MESSAGES.muteFailed,
+  'member.unmute': MUTE_MESSAGES.unmuteFailed,
   'report.create': 'Failed to send report',
   'report.resolve': 'Failed to handle report',
 }
@@ -128,6 +131,8 @@ function keptText(name: MutationName, args: Record<string, unknown>): string | n
     case 'chat.react':
     case 'post.pin':
     case 'post.unpin':
+    case 'member.mute':
+    case 'member.unmute':
     case 'report.resolve':
       return null
   }
