@@ -71,6 +71,20 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const mutes = mutesService(deps)
   const stories = storiesFeature(deps, uploads.files)
   const chat = chatFeature(deps, { ...uploads.files, contentAdded }, pokes)
+  const reports = reportsFeature(deps, {
+    // A moderator's delete is each kind's own delete (tombstones, files, positions).
+    deleters: {
+      post: (user, id) => wall.service.deletePost(user, id),
+      comment: (user, id) => wall.service.deleteComment(user, id),
+      chat_message: (user, id) => chat.service.remove(user, id),
+      story: (user, id) => stories.service.remove(user, id),
+      event: (user, id) => events.service.deleteEvent(user, id),
+      poll: (user, id) => polls.service.deletePoll(user, id),
+    },
+    // "Mute the author" is the muting feature's one function (lib/mutes.ts), inside the resolve's write.
+    mute: (user, bubleId, userId, duration) => mutes.muteMember(user, { buble_id: bubleId, user_id: userId, duration }),
+    contentAdded,
+  })
   const content = {
     health: healthFeature(deps),
     auth,
@@ -85,29 +99,19 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
     chat,
     weather: weatherFeature(deps, providerFetch),
     localEvents: localEventsFeature(deps, providerFetch),
-    admin: adminFeature(deps, {
-      ...{ auth: auth.service, users: profile.service, bubles: bubles.service, invites: bubles.invites },
-      ...{ wall: wall.service, events: events.service, polls: polls.service },
-    }),
+    admin: adminFeature(
+      deps,
+      {
+        ...{ auth: auth.service, users: profile.service, bubles: bubles.service, invites: bubles.invites },
+        ...{ wall: wall.service, events: events.service, polls: polls.service },
+      },
+      reports.service,
+    ),
     donations: donationsFeature(deps),
     calendar: calendarFeature(deps, contentAdded),
     media: mediaFeature(deps),
     search: searchFeature(deps),
-    reports: reportsFeature(deps, {
-      // A moderator's delete is each kind's own delete (tombstones, files, positions).
-      deleters: {
-        post: (user, id) => wall.service.deletePost(user, id),
-        comment: (user, id) => wall.service.deleteComment(user, id),
-        chat_message: (user, id) => chat.service.remove(user, id),
-        story: (user, id) => stories.service.remove(user, id),
-        event: (user, id) => events.service.deleteEvent(user, id),
-        poll: (user, id) => polls.service.deletePoll(user, id),
-      },
-      // "Mute the author" is the muting feature's one function (lib/mutes.ts), inside the resolve's write.
-      mute: (user, bubleId, userId, duration) =>
-        mutes.muteMember(user, { buble_id: bubleId, user_id: userId, duration }),
-      contentAdded,
-    }),
+    reports,
   }
   const unread = unreadFeature(deps, unreadSourcesOf(content), pokes)
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })

@@ -145,6 +145,12 @@ export interface ReportQueue {
   next: string | null
 }
 
+/** `GET /api/admin/reports?page=&limit=`: every buble's open reports, grouped, paged like the admin's other lists. */
+export interface AdminReportsPage {
+  reports: ReportGroup[]
+  pagination: { page: number; limit: number; pages: number; total: number }
+}
+
 export const TARGET_LABELS: Readonly<Record<ReportTargetType, string>> = {
   post: 'post',
   comment: 'comment',

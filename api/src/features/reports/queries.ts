@@ -111,10 +111,12 @@ export interface QueueArgs {
   /** The last group of the previous page: its newest report's time and its target id. */
   after: { at: string; id: string } | undefined
   take: number
+  /** Groups to skip (the admin's numbered pages); the buble's queue goes by `after`. */
+  skip?: number
 }
 
 /** Open reports grouped by item, the most recently reported first. */
-export async function openGroups(db: Executor, { bubleId, after, take }: QueueArgs): Promise<ReportGroup[]> {
+export async function openGroups(db: Executor, { bubleId, after, take, skip = 0 }: QueueArgs): Promise<ReportGroup[]> {
   const last = sql<Date>`max(date_trunc('milliseconds', ${reports.createdAt}))`
   const heads = await db
     .select({
@@ -130,6 +132,7 @@ export async function openGroups(db: Executor, { bubleId, after, take }: QueueAr
     .having(after ? sql`(${last}, ${reports.targetId}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined)
     .orderBy(desc(last), desc(reports.targetId))
     .limit(take)
+    .offset(skip)
   if (heads.length === 0) return []
   const rows = await db
     .select()
@@ -185,6 +188,15 @@ export async function openGroups(db: Executor, { bubleId, after, take }: QueueAr
     })
   }
   return groups
+}
+
+/** How many items have open reports (every buble's: the admin's page count). */
+export async function countOpenGroups(db: Executor): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`count(distinct (${reports.targetType}, ${reports.targetId}))` })
+    .from(reports)
+    .where(isNull(reports.resolvedAt))
+  return Number(row?.n ?? 0)
 }
 
 type ActionRow = typeof moderationActions.$inferSelect

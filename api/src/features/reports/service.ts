@@ -8,6 +8,7 @@
 
 import { canModerate, mayResolveReport } from '@buble/shared/permissions'
 import {
+  type AdminReportsPage,
   type CreateReportBody,
   type ModerationAction,
   type ModerationNotice,
@@ -32,7 +33,7 @@ import { claimId } from '../../lib/entity-ids.ts'
 import { forbidden, notFound } from '../../lib/errors.ts'
 import { findMembership, memberActorOf, requireMembership } from '../../lib/memberships.ts'
 import { type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
-import { actionHistory, asActions, findContent, noticesOf, openGroups } from './queries.ts'
+import { actionHistory, asActions, countOpenGroups, findContent, noticesOf, openGroups } from './queries.ts'
 
 /** Each kind's existing delete service: the moderator's delete is the same write as any other (tombstone and all). */
 export type ContentDeleters = Record<ReportTargetType, (user: UserRow, id: string) => Promise<void>>
@@ -184,8 +185,17 @@ export function reportsService(deps: Deps, hooks: ReportsHooks) {
       return noticesOf(db, user.id, bubleId, REPORTS_PAGE_SIZE)
     },
 
-    /** Every buble's open reports, grouped (the platform admin's tab). */
-    adminQueue: (cursor?: string): Promise<ReportQueue> => page(db, null, cursor),
+    /** Every buble's open reports, grouped, by numbered page like the admin's other lists (the platform admin's tab). */
+    async adminPage({ page: number, limit }: { page: number; limit: number }): Promise<AdminReportsPage> {
+      const [groups, total] = await Promise.all([
+        openGroups(db, { bubleId: null, after: undefined, take: limit, skip: (number - 1) * limit }),
+        countOpenGroups(db),
+      ])
+      return {
+        reports: groups,
+        pagination: { page: number, limit, pages: Math.max(1, Math.ceil(total / limit)), total },
+      }
+    },
 
     /**
      * One action on every open report of an item: the reports close together, the action is
