@@ -67,16 +67,28 @@ export function useResolveReports(): (bubleId: string, body: ResolveReportsBody)
   }
 }
 
-const failure = (fallback: string) => (err: unknown) => (sessionEnded(err) ? null : fallback)
+/** A failure's text: none once the session ended, the offline text when no answer came at all, else `fallback`. */
+const failure = (texts: { failure: string; offline: string }) => (err: unknown) =>
+  sessionEnded(err) ? null : err instanceof TypeError ? texts.offline : texts.failure
 
-/** The buble's moderation queue (moderators), read online; offline shows `offline`. */
+// The queue, its history and the notices are read online. Going offline keeps what was loaded on
+// screen (so a moderator can still act: the action is queued); nothing loaded shows the offline text.
+const options = (texts: { failure: string; offline: string }) =>
+  ({ failure: failure(texts), keepData: true, retryOnce: true }) as const
+
+/** The buble's moderation queue (moderators): its first page, and the next ones on demand. */
 export function useReportQueue(bubleId: string, texts: { failure: string; offline: string }) {
   const api = useApi()
-  return useOnlineQuery<ReportQueue>(
+  const query = useOnlineQuery<ReportQueue>(
     `reports|${bubleId}`,
     (signal) => api.get<ReportQueue>(`/bubles/${bubleId}/reports`, signal),
-    { failure: failure(texts.failure), offline: texts.offline, keepData: true, retryOnce: true },
+    options(texts),
   )
+  const loadMore = async (cursor: string) => {
+    const page = await api.get<ReportQueue>(`/bubles/${bubleId}/reports?cursor=${encodeURIComponent(cursor)}`)
+    query.update((data) => ({ groups: [...data.groups, ...page.groups], next: page.next }))
+  }
+  return { ...query, loadMore }
 }
 
 /** The buble's moderation history (moderators), read online. */
@@ -85,7 +97,7 @@ export function useModerationHistory(bubleId: string, texts: { failure: string; 
   return useOnlineQuery<{ actions: ModerationAction[] }>(
     `reports-history|${bubleId}`,
     (signal) => api.get(`/bubles/${bubleId}/reports/history`, signal),
-    { failure: failure(texts.failure), offline: texts.offline, keepData: true },
+    options(texts),
   )
 }
 
@@ -95,6 +107,6 @@ export function useModerationNotices(bubleId: string, texts: { failure: string; 
   return useOnlineQuery<{ notices: ModerationNotice[] }>(
     `moderation-notices|${bubleId}`,
     (signal) => api.get(`/bubles/${bubleId}/moderation/notices`, signal),
-    { failure: failure(texts.failure), offline: texts.offline, keepData: true },
+    options(texts),
   )
 }
