@@ -9,7 +9,8 @@ import {
   type ReportResolution,
   ROLE_DEFAULT_PERMISSIONS,
 } from './permissions.ts'
-import { CreateReportBody, noticeText, ResolveReportsBody } from './reports.ts'
+import { noticeText } from './report-labels.ts'
+import { CreateReportBody, ResolveReportsBody } from './reports.ts'
 
 /**
  * The reports' rules (issue 24 §1, decision 101) as tables: Y allowed, n refused. Every actor holds

@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { ClientId, Uuid } from './bubles.ts'
 import { LIMITS } from './constants.ts'
-import { MUTE_DURATION_LABELS, MUTE_DURATIONS, type MuteDuration } from './mutes.ts'
+import { MUTE_DURATIONS, type MuteDuration } from './mutes.ts'
 import { CONTENT_KINDS, type ContentKind } from './permissions.ts'
 
 /** What can be reported: every kind of content a member makes in a buble. */
@@ -34,12 +34,6 @@ export const REPORT_MESSAGES = {
   badAction: `action must be one of ${REPORT_ACTIONS.join(', ')}`,
   badDuration: `duration must be one of ${REPORT_MUTE_DURATIONS.join(', ')}`,
   durationRequired: 'duration is required to mute',
-  contentNotFound: 'Content not found',
-  ownContent: 'You cannot report your own content',
-  notModerator: 'Only moderators can handle reports in this Buble',
-  mayNotDelete: 'You may not delete this',
-  mayNotMute: 'You may not mute this member',
-  noOpenReports: 'There are no open reports of this content',
 } as const
 
 export const ReportTargetTypeSchema = z.enum(REPORT_TARGET_TYPES, { error: REPORT_MESSAGES.badTargetType })
@@ -149,33 +143,4 @@ export interface ReportQueue {
 export interface AdminReportsPage {
   reports: ReportGroup[]
   pagination: { page: number; limit: number; pages: number; total: number }
-}
-
-export const TARGET_LABELS: Readonly<Record<ReportTargetType, string>> = {
-  post: 'post',
-  comment: 'comment',
-  chat_message: 'chat message',
-  story: 'story',
-  event: 'event',
-  poll: 'poll',
-}
-
-export const REASON_LABELS: Readonly<Record<ReportReason, string>> = {
-  spam: 'Spam',
-  harassment: 'Harassment',
-  inappropriate: 'Inappropriate',
-  other: 'Other',
-}
-
-/** The author's notice (push and in-app), naming the content and the action but no reporter. */
-export function noticeText(
-  action: Exclude<ReportAction, 'dismiss'>,
-  type: ReportTargetType,
-  duration?: ReportMuteDuration | null,
-): string {
-  const what = TARGET_LABELS[type]
-  if (action === 'delete') return `A moderator removed your ${what} after it was reported.`
-  if (!duration || duration === 'indefinite')
-    return `A moderator muted you until further notice after your ${what} was reported.`
-  return `A moderator muted you for ${MUTE_DURATION_LABELS[duration]} after your ${what} was reported.`
 }

@@ -38,11 +38,14 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * optimistic changes expand a series with it, both loaded when the device opens (decision 97); the rest
  * is polls, pins, the search button and the Media tab's entry. Loading `rrule` only with the first
  * repeating event would take back most of it (the closing note of issue 23 leaves it open).
+ * Issue 24 §1 and §2, measured together: dashboard 199.4 → 200.4 KiB, buble page 214.5 → 215.7 KiB: the
+ * mute texts and end-time formatting and the report schemas, which the device checks every queued
+ * mutation with. The Reports section, the report dialog and the admin's Reports tab load lazily.
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES,
-  '/dashboard': 200 * 1024,
-  '/bubles/:slug': 215 * 1024,
+  '/dashboard': 201 * 1024,
+  '/bubles/:slug': 216 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {

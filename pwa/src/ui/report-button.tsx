@@ -1,18 +1,14 @@
 import './report.css'
-import { LIMITS } from '@buble/shared/constants'
-import {
-  REASON_LABELS,
-  REPORT_REASONS,
-  type ReportReason,
-  type ReportTargetType,
-  TARGET_LABELS,
-} from '@buble/shared/reports'
-import { useId, useState } from 'react'
-import { useReported, useSendReport } from '../data/reports.ts'
+import { TARGET_LABELS } from '@buble/shared/report-labels'
+import type { ReportTargetType } from '@buble/shared/reports'
+import { useState } from 'react'
+import { useReported } from '../data/reports.ts'
 import { useOnline } from '../data/sync-status.ts'
-import { Field } from './field.tsx'
-import { FormModal } from './form-modal.tsx'
-import { REASON_HINTS, REPORT_TEXTS } from './report-texts.ts'
+import { lazyPart } from './lazy-part.ts'
+import { REPORT_TEXTS } from './report-texts.ts'
+
+// The dialog, its form and its texts load when a report is begun, not with every post and card.
+const ReportDialog = lazyPart(() => import('./report-dialog.tsx'), 'ReportDialog', { fallback: null })
 
 export interface ReportButtonProps {
   bubleId: string
@@ -95,70 +91,5 @@ export function ReportButton({ className, ...target }: ReportButtonProps) {
       {flow.confirmation}
       {flow.dialog}
     </>
-  )
-}
-
-export function ReportDialog({
-  bubleId,
-  targetType,
-  targetId,
-  onClose,
-  onSent,
-}: Omit<ReportButtonProps, 'className'> & { onClose: () => void; onSent: () => void }) {
-  const send = useSendReport()
-  const [reason, setReason] = useState<ReportReason | null>(null)
-  const [note, setNote] = useState('')
-  const [problem, setProblem] = useState<string | null>(null)
-  const legendId = useId()
-  return (
-    <FormModal
-      title={REPORT_TEXTS.dialogTitle(targetType)}
-      submitLabel={REPORT_TEXTS.send}
-      busyLabel={REPORT_TEXTS.sending}
-      failure={REPORT_TEXTS.failed}
-      onClose={onClose}
-      onSubmit={async () => {
-        if (!reason) {
-          setProblem(REPORT_TEXTS.pickReason)
-          return false
-        }
-        await send({ bubleId, targetType, targetId, reason, note })
-        onSent()
-        return true
-      }}
-    >
-      <p className="field-hint">{REPORT_TEXTS.intro}</p>
-      <fieldset
-        className="report-reasons"
-        aria-labelledby={legendId}
-        aria-describedby={problem ? `${legendId}-error` : undefined}
-      >
-        <legend id={legendId}>{REPORT_TEXTS.reasonLegend}</legend>
-        {REPORT_REASONS.map((value) => (
-          <label key={value} className="report-reason">
-            <input
-              type="radio"
-              name={`reason-${targetId}`}
-              value={value}
-              checked={reason === value}
-              onChange={() => {
-                setReason(value)
-                setProblem(null)
-              }}
-            />
-            <span>
-              <strong>{REASON_LABELS[value]}</strong>
-              <span className="field-hint">{REASON_HINTS[value]}</span>
-            </span>
-          </label>
-        ))}
-        {problem && (
-          <p className="field-error" id={`${legendId}-error`}>
-            {problem}
-          </p>
-        )}
-      </fieldset>
-      <Field label={REPORT_TEXTS.noteLabel} rows={3} maxLength={LIMITS.reportNote} value={note} onValue={setNote} />
-    </FormModal>
   )
 }

@@ -1,6 +1,7 @@
 /** The texts of reporting content and of the moderation queue (issue 24 §1), declared once. */
 
-import { type ReportReason, type ReportTargetType, TARGET_LABELS } from '@buble/shared/reports'
+import { TARGET_LABELS } from '@buble/shared/report-labels'
+import type { ReportReason, ReportTargetType } from '@buble/shared/reports'
 
 export const REPORT_TEXTS = {
   report: 'Report',

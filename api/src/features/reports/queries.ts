@@ -3,14 +3,14 @@
  * (open reports of one item together), the history of moderators' actions and an author's notices.
  */
 
-import {
-  type ModerationAction,
-  type ModerationNotice,
-  noticeText,
-  type ReportGroup,
-  type ReportMuteDuration,
-  type ReportReason,
-  type ReportTargetType,
+import { noticeText } from '@buble/shared/report-labels'
+import type {
+  ModerationAction,
+  ModerationNotice,
+  ReportGroup,
+  ReportMuteDuration,
+  ReportReason,
+  ReportTargetType,
 } from '@buble/shared/reports'
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'

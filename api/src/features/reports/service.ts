@@ -7,13 +7,12 @@
  */
 
 import { canModerate, mayResolveReport } from '@buble/shared/permissions'
+import { noticeText, REPORT_REFUSALS } from '@buble/shared/report-labels'
 import {
   type AdminReportsPage,
   type CreateReportBody,
   type ModerationAction,
   type ModerationNotice,
-  noticeText,
-  REPORT_MESSAGES,
   REPORTS_PAGE_SIZE,
   type Report,
   type ReportMuteDuration,
@@ -92,7 +91,7 @@ async function touchModeratorCounters(w: SyncWriter, bubleId: string, reporterId
 
 async function requireModerator(tx: Executor, bubleId: string, userId: string) {
   const me = await requireMembership(tx, bubleId, userId)
-  if (!canModerate(memberActorOf(me))) throw forbidden(REPORT_MESSAGES.notModerator)
+  if (!canModerate(memberActorOf(me))) throw forbidden(REPORT_REFUSALS.notModerator)
   return me
 }
 
@@ -111,8 +110,8 @@ export function reportsService(deps: Deps, hooks: ReportsHooks) {
       return syncWrite(db, async (w) => {
         await requireMembership(w.tx, bubleId, user.id)
         const content = await findContent(w.tx, body.target_type, body.target_id)
-        if (!content || content.bubleId !== bubleId) throw notFound(REPORT_MESSAGES.contentNotFound)
-        if (content.authorId === user.id) throw forbidden(REPORT_MESSAGES.ownContent)
+        if (!content || content.bubleId !== bubleId) throw notFound(REPORT_REFUSALS.contentNotFound)
+        if (content.authorId === user.id) throw forbidden(REPORT_REFUSALS.ownContent)
         const id = body.id ?? uuidv7()
         // A report re-sent with its id answers the reporter's open report of the item (or the one it made).
         const claimed = await claimId(w.tx, id, 'report', user.id, sql`true`)
@@ -215,7 +214,7 @@ export function reportsService(deps: Deps, hooks: ReportsHooks) {
               isNull(reports.resolvedAt),
             ),
           )
-        if (open.length === 0) throw notFound(REPORT_MESSAGES.noOpenReports)
+        if (open.length === 0) throw notFound(REPORT_REFUSALS.noOpenReports)
         const content = await findContent(w.tx, body.target_type, body.target_id)
         const authorId = content?.authorId ?? open[0]!.authorId
         const author = authorId ? await findMembership(w.tx, bubleId, authorId) : undefined
@@ -226,7 +225,7 @@ export function reportsService(deps: Deps, hooks: ReportsHooks) {
           author ? { userId: author.userId, role: author.role } : null,
         )
         if (!allowed)
-          throw forbidden(body.action === 'mute' ? REPORT_MESSAGES.mayNotMute : REPORT_MESSAGES.mayNotDelete)
+          throw forbidden(body.action === 'mute' ? REPORT_REFUSALS.mayNotMute : REPORT_REFUSALS.mayNotDelete)
         // Content already gone (its author deleted it) has nothing left to delete: the reports still close.
         if (body.action === 'delete' && content) await hooks.deleters[body.target_type](user, body.target_id)
         const duration = body.action === 'mute' ? (body.duration ?? 'indefinite') : null

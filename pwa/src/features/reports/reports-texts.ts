@@ -1,13 +1,8 @@
 /** The texts of the Reports section (issue 24 §1), declared once. */
 
 import { MUTE_DURATION_LABELS } from '@buble/shared/mutes'
-import {
-  type ModerationAction,
-  REASON_LABELS,
-  type ReportReason,
-  type ReportTargetType,
-  TARGET_LABELS,
-} from '@buble/shared/reports'
+import { REASON_LABELS, TARGET_LABELS } from '@buble/shared/report-labels'
+import type { ModerationAction, ReportReason, ReportTargetType } from '@buble/shared/reports'
 import { plural } from '../../ui/format.ts'
 
 export const REPORTS_TEXTS = {
