@@ -14,8 +14,8 @@ export const REPORT_TEXTS = {
   send: 'Send report',
   sending: 'Sending…',
   failed: 'Failed to send report',
-  sent: 'Thanks. Your report was sent to the moderators.',
-  queued: 'Thanks. Your report is saved on this device and will be sent when you are back online.',
+  sent: 'Thanks. Your report goes to the moderators of this Buble.',
+  queued: 'Thanks. Your report is saved on this device and goes to the moderators when you are back online.',
 } as const
 
 export const REASON_HINTS: Readonly<Record<ReportReason, string>> = {

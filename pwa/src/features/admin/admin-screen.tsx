@@ -10,6 +10,7 @@ import { AuditTab } from './audit-tab.tsx'
 import { HealthTab } from './health-tab.tsx'
 import { ListTab } from './list-tab.tsx'
 import { OverviewTab } from './overview-tab.tsx'
+import { ReportsTab } from './reports-tab.tsx'
 import './admin.css'
 
 export function AdminScreen() {
@@ -53,6 +54,8 @@ function TabBody({ tab, onOpenTab }: { tab: AdminTabKey; onOpenTab: (key: AdminT
       return <HealthTab />
     case 'audit':
       return <AuditTab />
+    case 'reports':
+      return <ReportsTab />
     default:
       // A key per tab: a new tab starts on page 1 with an empty search.
       return <ListTab key={tab} tab={tab} />
