@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { MUTATION_ARGS } from './mutations.ts'
+import { mutedMessage } from './mute-message.ts'
 import {
   isIndefiniteMute,
   isMutedAt,
   MUTE_DURATIONS,
   MUTED_INDEFINITELY,
   MuteBody,
-  mutedMessage,
   mutedUntilFor,
   muteEnd,
 } from './mutes.ts'

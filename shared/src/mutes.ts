@@ -1,11 +1,11 @@
 /**
- * Muting (issue 24 §2): how long a mute lasts, when it ends, the mute body, and the one refusal
- * text every write of a muted member gets, through REST and through sync alike.
+ * Muting (issue 24 §2): how long a mute lasts, when it ends, whether it is in force, and the mute
+ * body. The refusal text every write of a muted member gets is built in mute-message.ts (it needs the
+ * time helpers, which the device's first page does not load).
  */
 
 import { z } from 'zod'
 import { Uuid } from './bubles.ts'
-import { DISPLAY_TIME_ZONE, formatZonedEventTime } from './time.ts'
 
 /** How long a moderator may mute a member for. */
 export const MUTE_DURATIONS = ['1h', '1d', '1w', 'indefinite'] as const
@@ -52,29 +52,16 @@ export const isMutedAt = (mutedUntil: Instant, now: Date | number): boolean =>
 /** Whether a stored end means "until unmuted". */
 export const isIndefiniteMute = (mutedUntil: Instant): boolean => msOf(mutedUntil) >= INDEFINITE_MS
 
-/** The end of a mute as the app shows it: Stockholm time with its zone, e.g. 'Sat 29 Nov, 19:00 CET'. */
-export const formatMuteEnd = (mutedUntil: string | Date, now: Date | number = Date.now()): string =>
-  formatZonedEventTime(typeof mutedUntil === 'string' ? mutedUntil : mutedUntil.toISOString(), DISPLAY_TIME_ZONE, now)
-
 export const MUTE_MESSAGES = {
   muted: 'Member muted',
   unmuted: 'Member unmuted',
   noModerate: 'You are not allowed to mute members',
   notReached: 'You cannot mute this member',
   notYourself: 'You cannot mute yourself',
-  muteFailed: 'Failed to mute member',
-  unmuteFailed: 'Failed to unmute member',
   indefinitely: 'You are muted in this buble until a moderator unmutes you',
+  /** Where the end is shown nearby (the banner above): a control's hint. */
+  mutedHere: 'You are muted in this buble',
 } as const
-
-/**
- * The refusal every write of a muted member gets, and the banner's text: "You are muted in this
- * buble until Sat 29 Nov, 19:00 CET", or, for a mute without an end, "… until a moderator unmutes you".
- */
-export function mutedMessage(mutedUntil: string | Date, now: Date | number = Date.now()): string {
-  if (isIndefiniteMute(mutedUntil)) return MUTE_MESSAGES.indefinitely
-  return `You are muted in this buble until ${formatMuteEnd(mutedUntil, now)}`
-}
 
 export const MuteDurationSchema = z.enum(MUTE_DURATIONS, {
   error: `duration must be one of ${MUTE_DURATIONS.join(', ')}`,

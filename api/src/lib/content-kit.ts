@@ -11,7 +11,7 @@ import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-cor
 import type { Executor } from '../db/client.ts'
 import { claimId } from './entity-ids.ts'
 import { forbidden } from './errors.ts'
-import { type MembershipRow, memberActorOf, requireMembershipOr } from './memberships.ts'
+import { type MembershipRow, memberActorOf, requireMembershipOr, requireWriter } from './memberships.ts'
 import { NEXT_VERSION, openWrite, type SyncWriter } from './sync-writes.ts'
 
 /** A synced content table: rows with an id, in a buble, and a version moved on every update. */
@@ -61,11 +61,34 @@ export function contentKit<T extends ContentTable>({ table, kind, notFound, auth
     find,
     forMember,
 
-    /** The row for a member who may take `action` on it: 404 as `forMember`, else the 403 of its refusal. */
-    async forAction(tx: Executor, id: string, userId: string, action: ContentAction): Promise<RowOf<T>> {
+    /**
+     * The row for a member who may delete it: 404 as `forMember`, else the 403 of its refusal. A
+     * muted member may still delete (decision 100); editing goes through `forEdit`.
+     */
+    async forAction(tx: Executor, id: string, userId: string, action: 'content.delete'): Promise<RowOf<T>> {
       const { row, me } = await forMember(tx, id, userId)
       if (!may(me, action, row)) throw forbidden(refusals[action])
       return row
+    },
+
+    /** The row for a member who may edit it and is not muted at `now` (the muted refusal first: it is theirs whatever the row). */
+    async forEdit(tx: Executor, id: string, userId: string, now: Date): Promise<RowOf<T>> {
+      const { row, me } = await forMember(tx, id, userId)
+      requireWriter(me, now)
+      if (!may(me, 'content.edit', row)) throw forbidden(refusals['content.edit'])
+      return row
+    },
+
+    /** The row and the member row, for a member who is not muted at `now` (commenting on it, reacting, voting, answering). */
+    async forWriter(
+      tx: Executor,
+      id: string,
+      userId: string,
+      now: Date,
+    ): Promise<{ row: RowOf<T>; me: MembershipRow }> {
+      const found = await forMember(tx, id, userId)
+      requireWriter(found.me, now)
+      return found
     },
 
     /** The row's data changed (`set`, or what its answer carries): a new version, so devices pull it again. */

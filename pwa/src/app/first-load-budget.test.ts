@@ -38,14 +38,15 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * optimistic changes expand a series with it, both loaded when the device opens (decision 97); the rest
  * is polls, pins, the search button and the Media tab's entry. Loading `rrule` only with the first
  * repeating event would take back most of it (the closing note of issue 23 leaves it open).
- * Issue 24 §1 and §2, measured together: dashboard 199.4 → 200.4 KiB, buble page 214.5 → 215.7 KiB: the
- * mute texts and end-time formatting and the report schemas, which the device checks every queued
- * mutation with. The Reports section, the report dialog and the admin's Reports tab load lazily.
+ * Issue 24, measured: muting (§2) alone took dashboard 199.4 → 200.4 KiB and the buble page 214.5 → 216.1 KiB;
+ * reports (§1) on top of it, 200.4 → 200.9 KiB and 216.1 → 216.9 KiB: the report schemas, which the
+ * device checks every queued mutation with, the Reports tab's entry and the lazy chunks' names. The
+ * Reports section, the report button and dialog, and the admin's Reports tab load lazily.
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES,
-  '/dashboard': 201 * 1024,
-  '/bubles/:slug': 216 * 1024,
+  '/dashboard': 201.5 * 1024,
+  '/bubles/:slug': 217.5 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {

@@ -7,7 +7,7 @@
  */
 
 import type { DeviceAuthor } from '@buble/shared/device-rows'
-import type { MutationInput, MutationName } from '@buble/shared/mutations'
+import { MUTATION_ARGS, type MutationInput, type MutationName } from '@buble/shared/mutations'
 import { SyncEngine } from '@buble/sync/client/engine'
 import { localDbName, writeMeta } from '@buble/sync/client/local-db'
 import { rememberServerChanges } from '@buble/sync/client/replica'
@@ -18,6 +18,7 @@ import { PULL_MESSAGE } from '../push/push-message.ts'
 import type { ApiClient } from '../session/api-client.ts'
 import { type DeviceDb, openDeviceDb } from './device-db.ts'
 import { exclusively, locks, roundLock } from './locks.ts'
+import { mutedRefusal, refuseHere } from './muted-writes.ts'
 import { apiTransport, toTransportError } from './transport.ts'
 import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
 
@@ -168,7 +169,12 @@ export function assembleDevice(
     userId,
     db,
     engine,
-    mutate: (name, args) => engine.mutate(name, args),
+    async mutate(name, args) {
+      // Muted here already (issue 24 §2): the write would come back refused, so it is refused now.
+      const refusal = await mutedRefusal(db, userId, name, args as Record<string, unknown>)
+      if (refusal) return refuseHere(db, name, MUTATION_ARGS[name].parse(args), refusal)
+      return engine.mutate(name, args)
+    },
     remember: (changes) => rememberServerChanges(db, changes),
     forgetOnClose() {
       forget = true

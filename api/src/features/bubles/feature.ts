@@ -26,7 +26,7 @@ export function bublesFeature(deps: Deps, contentAdded: ContentAddedBus, pokes: 
     accountSteps: { deletionSteps: [bubles.accountDeletionStep], profileSteps: [bubles.profileChangeStep] },
     routes: new Hono<AppEnv>().route(
       '/bubles',
-      bublesRoutes({ bubles, members, invites, trustProxy: deps.config.trustProxy }),
+      bublesRoutes({ bubles, members, mutes, invites, trustProxy: deps.config.trustProxy }),
     ),
     mutations: { ...bubleMutations({ bubles, invites }), ...muteMutations(mutes) },
     batchers: bubleBatchers(bubles),

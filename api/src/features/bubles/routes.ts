@@ -14,12 +14,14 @@ import {
   RenameBubleBody,
 } from '@buble/shared/bubles'
 import { RemoveMemberBody, TransferOwnershipBody, UpdateRoleBody, UpdateRoleResponse } from '@buble/shared/members'
+import { MuteBody, MuteResponse } from '@buble/shared/mutes'
 import { ToolsBody, ToolsResponse } from '@buble/shared/tools'
 import { type Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../lib/auth.ts'
 import { clientIp } from '../../lib/client-ip.ts'
-import { bubleNotFound } from '../../lib/memberships.ts'
+import { bubleNotFound, memberNotFound } from '../../lib/memberships.ts'
+import type { MutesService } from '../../lib/mutes.ts'
 import { describe } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import type { InvitesService } from './invites.ts'
@@ -38,6 +40,12 @@ function bubleId(raw: string): string {
   return raw.toLowerCase()
 }
 
+/** A member's user id from the path; anything but a UUID names no member. */
+function memberId(raw: string): string {
+  if (!isUuid(raw)) throw memberNotFound()
+  return raw.toLowerCase()
+}
+
 /**
  * A previewed code, normalised; any text that cannot be a code becomes '', which the service answers
  * as it answers an unknown code (one 410 for every dead code, nothing revealed, no 400 either).
@@ -49,11 +57,13 @@ const PreviewCode = z.object({
 export function bublesRoutes({
   bubles,
   members,
+  mutes,
   invites,
   trustProxy,
 }: {
   bubles: BublesService
   members: MembersService
+  mutes: MutesService
   invites: InvitesService
   trustProxy: boolean
 }) {
@@ -188,6 +198,28 @@ export function bublesRoutes({
         describe({ tag, summary: 'Remove a member (needs remove_members)', response: MessageResponse }),
         validate('json', RemoveMemberBody),
         async (c) => c.json(await members.removeMember(c.var.user, bubleId(c.req.param('id')), c.req.valid('json'))),
+      )
+      .post(
+        '/:id/members/:userId/mute',
+        describe({
+          tag,
+          summary: 'Mute a member for 1h, 1d, 1w or until unmuted (needs moderate_content)',
+          response: MuteResponse,
+        }),
+        validate('json', MuteBody),
+        async (c) => {
+          const buble_id = bubleId(c.req.param('id'))
+          const args = { buble_id, user_id: memberId(c.req.param('userId')), ...c.req.valid('json') }
+          return c.json(await mutes.muteMember(c.var.user, args))
+        },
+      )
+      .delete(
+        '/:id/members/:userId/mute',
+        describe({ tag, summary: 'Unmute a member (needs moderate_content)', response: MuteResponse }),
+        async (c) => {
+          const args = { buble_id: bubleId(c.req.param('id')), user_id: memberId(c.req.param('userId')) }
+          return c.json(await mutes.unmuteMember(c.var.user, args))
+        },
       )
       .delete(
         '/:id/members/:userId',

@@ -21,6 +21,7 @@ import type { Db } from '../../db/client.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import type { Logger } from '../../lib/log.ts'
+import { notMutedSql } from '../../lib/memberships.ts'
 import { firstOfEach } from '../../lib/sync-sources.ts'
 import { notifyPayloads, SYNC_CHANNEL, syncStatement } from '../../lib/sync-writes.ts'
 import { writtenMessagesJson } from './queries.ts'
@@ -82,7 +83,8 @@ export const messagesWritten = (input: string) => sql`input as materialized (
     ),
     allowed as (
       select i.* from input i
-      where exists (select 1 from memberships m where m.buble_id = i.buble_id and m.user_id = i.sender_id)
+      where exists (select 1 from memberships m where m.buble_id = i.buble_id and m.user_id = i.sender_id
+          and ${notMutedSql('m', sql`i.created_at`)})
         and (i.reply_to_id is null
           or exists (select 1 from chat_messages r where r.id = i.reply_to_id and r.buble_id = i.buble_id))
     ),

@@ -19,7 +19,7 @@ import { contentKit } from '../../lib/content-kit.ts'
 import type { Created } from '../../lib/entity-ids.ts'
 import { notFound, validationError } from '../../lib/errors.ts'
 import { answerBytes, type JsonAnswer, jsonAnswer } from '../../lib/json-answers.ts'
-import { bubleNotFound, requireMembership } from '../../lib/memberships.ts'
+import { bubleNotFound, requireMembership, requireWriter } from '../../lib/memberships.ts'
 import { mention } from '../../lib/mentions.ts'
 import { createPokeCache } from '../../lib/poke-cache.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
@@ -177,7 +177,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
   ): Promise<Created<ChatMessage>> {
     const { id } = body
     const sent = await syncWrite(db, async (w) => {
-      await requireMembership(w.tx, bubleId, user.id)
+      requireWriter(await requireMembership(w.tx, bubleId, user.id), at)
       // The message sent with this id, only while it is in this buble (of which the caller is a member).
       if ((await kit.claim(w.tx, id, user.id, eq(chatMessages.bubleId, bubleId))) === 'existing')
         return { id, created: false }
@@ -239,7 +239,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     /** The sender edits the text: marked edited; the replies quoting it change too. */
     async edit(user: UserRow, messageId: string, content: string): Promise<ChatMessage> {
       return syncWrite(db, async (w) => {
-        const message = await kit.forAction(w.tx, messageId, user.id, 'content.edit')
+        const message = await kit.forEdit(w.tx, messageId, user.id, now())
         await kit.touch(w, message, { content, isEdited: true })
         // Only members this edit mentions for the first time in the message hear of it.
         await mention(w, hooks.contentAdded, user, {
@@ -271,7 +271,7 @@ export function chatService({ db, database, log, now }: Deps, hooks: ChatHooks, 
     /** Toggles the caller's reaction of one type: added when absent, removed when present. */
     async react(user: UserRow, messageId: string, type: ReactionType) {
       return syncWrite(db, async (w) => {
-        const { row: message } = await kit.forMember(w.tx, messageId, user.id)
+        const { row: message } = await kit.forWriter(w.tx, messageId, user.id, now())
         const mine = and(
           eq(chatReactions.messageId, messageId),
           eq(chatReactions.userId, user.id),

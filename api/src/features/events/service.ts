@@ -21,7 +21,7 @@ import type { ContentAddedBus } from '../../lib/content-added.ts'
 import { contentKit } from '../../lib/content-kit.ts'
 import type { Created } from '../../lib/entity-ids.ts'
 import { forbidden, notFound, validationError } from '../../lib/errors.ts'
-import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
+import { memberActorOf, requireMembership, requireWriter } from '../../lib/memberships.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite } from '../../lib/sync-writes.ts'
 import { loadEvent } from './queries.ts'
 
@@ -232,6 +232,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     async createEvent(user: UserRow, bubleId: string, body: CreateEventBody): Promise<Created<BubleEvent>> {
       return syncWrite(db, async (w) => {
         const me = await requireMembership(w.tx, bubleId, user.id)
+        requireWriter(me, now())
         if (!can(memberActorOf(me), 'event.create')) throw forbidden(EVENT_MESSAGES.notAllowedToCreate)
         checkSeries(body.event_time, body.recurrence)
         const id = body.id ?? uuidv7()
@@ -276,7 +277,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     async updateEvent(user: UserRow, eventId: string, body: UpdateEventBody): Promise<BubleEvent> {
       const { scope = 'all', occurrence, new_id: newId, ...fields } = body
       return syncWrite(db, async (w) => {
-        const event = await kit.forAction(w.tx, eventId, user.id, 'content.edit')
+        const event = await kit.forEdit(w.tx, eventId, user.id, now())
         if (scope === 'all') {
           await editAll(w, event, fields)
           return loadEvent(w.tx, eventId)
@@ -339,7 +340,7 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
     /** Any member answers; a new answer replaces the earlier one, the same answer again changes nothing. */
     async rsvp(user: UserRow, eventId: string, status: RsvpStatus, occurrence?: string): Promise<BubleEvent> {
       return syncWrite(db, async (w) => {
-        const { row: event } = await kit.forMember(w.tx, eventId, user.id)
+        const { row: event } = await kit.forWriter(w.tx, eventId, user.id, now())
         const key = occurrenceKey(event, occurrence)
         const at = now()
         const changed = await w.tx

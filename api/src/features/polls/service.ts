@@ -28,7 +28,7 @@ import { contentKit } from '../../lib/content-kit.ts'
 import type { Created } from '../../lib/entity-ids.ts'
 import { conflict, forbidden, notFound, validationError } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
-import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
+import { memberActorOf, requireMembership, requireWriter } from '../../lib/memberships.ts'
 import { NEXT_VERSION, type SyncWriter, syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { loadPoll } from './queries.ts'
 
@@ -104,7 +104,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
    */
   async function setVote(user: UserRow, pollId: string, optionIds: readonly string[]): Promise<Poll> {
     return syncWrite(db, async (w) => {
-      const { row: poll } = await kit.forMember(w.tx, pollId, user.id)
+      const { row: poll } = await kit.forWriter(w.tx, pollId, user.id, now())
       if (poll.closed || (poll.closesAt && poll.closesAt.getTime() <= now().getTime()))
         throw conflict(pollClosedMessage(poll.closesAt ?? now()))
       if (optionIds.length > 0) await checkChoices(w, poll, optionIds)
@@ -149,6 +149,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
     async createPoll(user: UserRow, bubleId: string, body: CreatePollBody): Promise<Created<Poll>> {
       return syncWrite(db, async (w) => {
         const me = await requireMembership(w.tx, bubleId, user.id)
+        requireWriter(me, now())
         if (!can(memberActorOf(me), 'poll.create')) throw forbidden(POLL_MESSAGES.notAllowedToCreate)
         const closesAt = body.closes_at ? new Date(body.closes_at) : null
         if (body.hide_results && !closesAt)
@@ -194,7 +195,7 @@ export function pollsService({ db, now }: Deps, contentAdded: ContentAddedBus) {
      */
     async updatePoll(user: UserRow, pollId: string, body: UpdatePollBody): Promise<Poll> {
       return syncWrite(db, async (w) => {
-        const poll = await kit.forAction(w.tx, pollId, user.id, 'content.edit')
+        const poll = await kit.forEdit(w.tx, pollId, user.id, now())
         // Counts alone cannot follow a changed option list: a secret poll's options stay once someone voted.
         if (body.options && poll.secret && poll.votersCount > 0) throw conflict(POLL_MESSAGES.secretOptionsFixed)
         if (body.options) {

@@ -16,7 +16,7 @@ import { contentKit } from '../../lib/content-kit.ts'
 import type { Created } from '../../lib/entity-ids.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import type { Job } from '../../lib/jobs.ts'
-import { requireMembership } from '../../lib/memberships.ts'
+import { requireMembership, requireWriter } from '../../lib/memberships.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
 import { syncWrite, syncWriteIn } from '../../lib/sync-writes.ts'
 import { loadStory, STORY_JSON } from './queries.ts'
@@ -61,7 +61,7 @@ export function storiesService(deps: Deps, hooks: StoryHooks) {
 
     async create(user: UserRow, body: CreateStoryBody): Promise<Created<Story>> {
       return syncWrite(db, async (w) => {
-        await requireMembership(w.tx, body.buble_id, user.id)
+        requireWriter(await requireMembership(w.tx, body.buble_id, user.id), now())
         const id = body.id ?? uuidv7()
         // The story made with this id, only while it is in this buble (of which the caller is a member).
         if ((await kit.claim(w.tx, id, user.id, eq(stories.bubleId, body.buble_id))) === 'existing')

@@ -14,7 +14,7 @@ import { uploads } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
-import { findMembership, requireMembership } from '../../lib/memberships.ts'
+import { findMembership, requireMembership, requireWriter } from '../../lib/memberships.ts'
 import { UNNAMED_UPLOAD } from '../../lib/named-uploads.ts'
 import { rowsOf } from '../../lib/sql-json.ts'
 import { isStorageKey, SECURE_URL_PREFIX, type StoredFile } from '../../lib/storage.ts'
@@ -99,7 +99,8 @@ export function uploadsService({ db, storage, log, now }: Deps) {
       throw new AppError('VALIDATION_ERROR', UPLOAD_MESSAGES.badBubleId, [
         { path: 'buble_id', message: UPLOAD_MESSAGES.badBubleId },
       ])
-    await requireMembership(db, bubleId, user.id)
+    // A muted member's files would only be for content that is refused.
+    requireWriter(await requireMembership(db, bubleId, user.id), now())
     return bubleId
   }
 

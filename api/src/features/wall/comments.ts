@@ -19,7 +19,7 @@ import { commentsOf, loadComment, loadPost } from './queries.ts'
 export function commentsAndReactions({ db, now }: Deps, contentAdded: ContentAddedBus) {
   async function setReaction(user: UserRow, postId: string, type: ReactionType, on: boolean) {
     return syncWrite(db, async (w) => {
-      const { row: post } = await postKit.forMember(w.tx, postId, user.id)
+      const { row: post } = await postKit.forWriter(w.tx, postId, user.id, now())
       const changed = on
         ? await w.tx
             .insert(postReactions)
@@ -51,7 +51,7 @@ export function commentsAndReactions({ db, now }: Deps, contentAdded: ContentAdd
       body: { id?: string; content: string },
     ): Promise<Created<Comment>> {
       return syncWrite(db, async (w) => {
-        const { row: post } = await postKit.forMember(w.tx, postId, user.id)
+        const { row: post } = await postKit.forWriter(w.tx, postId, user.id, now())
         const id = body.id ?? uuidv7()
         // The comment made with this id, only while it is on this post (whose buble the caller is in).
         if ((await commentKit.claim(w.tx, id, user.id, eq(comments.postId, postId))) === 'existing')
@@ -75,7 +75,7 @@ export function commentsAndReactions({ db, now }: Deps, contentAdded: ContentAdd
 
     async updateComment(user: UserRow, commentId: string, content: string): Promise<Comment> {
       return syncWrite(db, async (w) => {
-        const comment = await commentKit.forAction(w.tx, commentId, user.id, 'content.edit')
+        const comment = await commentKit.forEdit(w.tx, commentId, user.id, now())
         await commentKit.touch(w, comment, { content, isEdited: true })
         await mention(w, contentAdded, user, {
           bubleId: comment.bubleId,

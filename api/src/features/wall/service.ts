@@ -15,7 +15,7 @@ import type { UserRow } from '../../lib/accounts.ts'
 import type { ContentAddedBus } from '../../lib/content-added.ts'
 import type { Created } from '../../lib/entity-ids.ts'
 import { AppError, conflict, forbidden } from '../../lib/errors.ts'
-import { memberActorOf, requireMembership } from '../../lib/memberships.ts'
+import { memberActorOf, notMutedSql, requireMembership, requireWriter } from '../../lib/memberships.ts'
 import { mention } from '../../lib/mentions.ts'
 import type { PokeClock } from '../../lib/poke-clock.ts'
 import { batchAnswers, firstOfEach, ONE_BY_ONE } from '../../lib/sync-sources.ts'
@@ -127,7 +127,8 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
         ),
         allowed as (
           select i.* from input i
-          where exists (select 1 from memberships m where m.buble_id = i.buble_id and m.user_id = ${user.id})
+          where exists (select 1 from memberships m where m.buble_id = i.buble_id and m.user_id = ${user.id}
+            and ${notMutedSql('m', now())})
         ),
         claimed as (
           insert into entity_ids (id, kind, user_id)
@@ -183,7 +184,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
           const [post] = await createPostsAtOnce(w, user, [{ ...body, id, buble_id: bubleId }])
           if (post && post !== ONE_BY_ONE) return { value: post, created: true }
         }
-        await requireMembership(w.tx, bubleId, user.id)
+        requireWriter(await requireMembership(w.tx, bubleId, user.id), now())
         // The post made with this id, only while it is in this buble (of which the caller is a member).
         if ((await postKit.claim(w.tx, id, user.id, eq(posts.bubleId, bubleId))) === 'existing')
           return { value: await loadPost(w.tx, id), created: false }
@@ -225,7 +226,7 @@ export function wallService(deps: Deps, hooks: WallHooks, pokes: PokeClock) {
     /** The author edits a post: marked edited; a changed link owes a new preview. */
     async updatePost(user: UserRow, postId: string, content: string): Promise<Post> {
       return syncWrite(db, async (w) => {
-        const post = await postKit.forAction(w.tx, postId, user.id, 'content.edit')
+        const post = await postKit.forEdit(w.tx, postId, user.id, now())
         const found = firstUrl(content)
         // A link given with the post stays; one found in the text follows the text.
         const keepsLink = post.linkUrl !== null && (post.linkUrl === found || !firstUrl(post.content))

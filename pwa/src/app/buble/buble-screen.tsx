@@ -12,6 +12,7 @@ import { Ticker } from '../../features/wall/ticker.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
 import { MentionMembers } from '../../ui/mention-members.tsx'
+import { OwnMute, useMutedHere } from '../../ui/own-mute.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
@@ -38,6 +39,9 @@ const MediaTab = lazyPart(() => import('../../features/media/media-tab.tsx'), 'M
 const ReportsTab = lazyPart(() => import('../../features/reports/reports-tab.tsx'), 'ReportsTab', {
   fallback: <Spinner label="Loading…" />,
 })
+
+// Loaded only while the member is muted.
+const MutedBanner = lazyPart(() => import('../../ui/muted-banner.tsx'), 'MutedBanner', { fallback: null })
 
 const WallTab = lazyPart(() => import('../../features/wall/wall-tab.tsx'), 'WallTab', {
   fallback: <Spinner label="Loading…" />,
@@ -82,7 +86,9 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
     if (buble.slug && slugOrId !== buble.slug) return <CanonicalAddress to={bublePath(buble, tabSegment(tab))} />
     return (
       <MentionMembers bubleId={buble.id}>
-        <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+        <OwnMute bubleId={buble.id}>
+          <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
+        </OwnMute>
       </MentionMembers>
     )
   }
@@ -150,6 +156,7 @@ function BubleView({
   const counts = open ? { ...unread, [open]: 0 } : unread
   const mentioned = useMentioned(buble.id)
   const mentions = open ? { ...mentioned, [open]: false } : mentioned
+  const mute = useMutedHere()
 
   return (
     <div className="page buble-page">
@@ -160,6 +167,7 @@ function BubleView({
       </div>
       {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
       {tab !== 'wall' && <Ticker buble={buble} />}
+      {mute && <MutedBanner until={mute} />}
       <div className="tab-panel">
         {tab === 'overview' && <BubleOverviewTab buble={buble} actor={actor} />}
         {tab === 'wall' && <WallTab buble={buble} actor={actor} />}

@@ -1,8 +1,8 @@
-import type { Member } from '@buble/shared/bubles'
 import { MODAL_CLOSE_MS } from '@buble/shared/constants'
 import { MEMBER_MESSAGES } from '@buble/shared/members'
-import { can, type MemberActor } from '@buble/shared/permissions'
+import { can, canMute, type MemberActor } from '@buble/shared/permissions'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
+import type { LocalMember } from '../../data/bubles.ts'
 import { type Outcome, useOnlineCall } from '../../data/online.ts'
 import { useOnline } from '../../data/sync-status.ts'
 import { useApi } from '../../session/session-context.tsx'
@@ -13,6 +13,7 @@ import { Modal } from '../../ui/modal.tsx'
 import { useMemberAccess } from './member-access.ts'
 import { MemberAccessFields } from './member-access-fields.tsx'
 import { MemberConfirm } from './member-confirm.tsx'
+import { MuteControls } from './mute-controls.tsx'
 import { RoleBadge } from './role-badge.tsx'
 
 const FORM_ID = 'member-access-form'
@@ -20,7 +21,7 @@ export const MEMBER_OFFLINE = 'You are offline. Managing members needs a connect
 
 interface MemberModalProps {
   bubleId: string
-  member: Member
+  member: LocalMember
   actor: MemberActor
   onClose: () => void
 }
@@ -38,6 +39,7 @@ export function MemberModal({ bubleId, member, actor, onClose }: MemberModalProp
   const target = { userId: member.user_id, role: member.role }
   const canTransfer = can(actor, 'ownership.transferTo', target)
   const canRemove = can(actor, 'member.remove', target)
+  const mayMute = canMute(actor, target)
   const canSave = access.canChangeRole || access.canChangePermissions
   const idle = !call.busy && done === null
   const name = member.user.name
@@ -173,6 +175,8 @@ export function MemberModal({ bubleId, member, actor, onClose }: MemberModalProp
           )}
         </div>
       )}
+
+      {mayMute && <MuteControls bubleId={bubleId} member={member} enabled={idle} />}
 
       {/* Beside the buttons: on a phone the sheet is scrolled down to them when they are pressed. */}
       <div className="member-outcome">

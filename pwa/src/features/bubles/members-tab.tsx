@@ -1,9 +1,10 @@
-import { can, MEMBER_ACTIONS, type MemberActor } from '@buble/shared/permissions'
+import { can, canMute, MEMBER_ACTIONS, type MemberActor } from '@buble/shared/permissions'
 import { useState } from 'react'
 import type { LocalMember } from '../../data/bubles.ts'
 import { Avatar } from '../../ui/avatar.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { MemberModal } from './member-modal.tsx'
+import { mutedUntilText } from './mute-controls.tsx'
 import { RoleBadge } from './role-badge.tsx'
 
 interface MembersTabProps {
@@ -13,8 +14,10 @@ interface MembersTabProps {
   actor: MemberActor
 }
 
-const manageable = (actor: MemberActor, member: LocalMember) =>
-  MEMBER_ACTIONS.some((action) => can(actor, action, { userId: member.user_id, role: member.role }))
+const manageable = (actor: MemberActor, member: LocalMember) => {
+  const target = { userId: member.user_id, role: member.role }
+  return canMute(actor, target) || MEMBER_ACTIONS.some((action) => can(actor, action, target))
+}
 
 export function MembersTab({ bubleId, members, actor }: MembersTabProps) {
   const [selected, setSelected] = useState<LocalMember | null>(null)
@@ -34,6 +37,7 @@ export function MembersTab({ bubleId, members, actor }: MembersTabProps) {
         <ul className="member-list">
           {members.map((member) => {
             const canManage = manageable(actor, member)
+            const muted = mutedUntilText(member, Date.now())
             return (
               <li key={member.id} className={canManage ? 'member-row member-row-manageable' : 'member-row'}>
                 <Avatar name={member.user.name} url={member.user.avatar_url} size={40} alt="" />
@@ -42,6 +46,7 @@ export function MembersTab({ bubleId, members, actor }: MembersTabProps) {
                     {member.user.name}
                   </span>
                   <span className="member-email">{member.user.email}</span>
+                  {muted && <span className="member-muted">{muted}</span>}
                 </div>
                 <div className="member-side">
                   <RoleBadge role={member.role} />

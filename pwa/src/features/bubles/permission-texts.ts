@@ -15,7 +15,7 @@ export const PERMISSION_TEXTS: Readonly<Record<Permission, { label: string; hint
   // Reports and muting do not exist yet (CONTRACT §4): until they do, the hint says what it grants today.
   moderate_content: {
     label: 'Moderate content',
-    hint: 'For reports and muting, which Buble does not have yet: it allows nothing more today',
+    hint: 'Mute members, and see and act on reports',
   },
   delete_others_content: {
     label: "Delete others' content",

@@ -20,6 +20,7 @@ import { ChatMessageItem } from './chat-message.tsx'
 import { CHAT_TEXTS } from './chat-texts.ts'
 import { chatTimeline } from './chat-timeline.ts'
 import './chat.css'
+import { UnlessMuted } from '../../ui/muted-note.tsx'
 import { distanceFromBottom, isNearBottom, isNearTop, scrollTopKeeping } from './scroll-anchor.ts'
 
 interface ChatPanelProps {
@@ -211,16 +212,18 @@ export function ChatPanel({ id, buble, actor, userId, onClose, focusId = null }:
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      <ChatComposer
-        buble={buble}
-        actions={actions}
-        replyTo={replyTo}
-        onCancelReply={() => setReplyTo(null)}
-        onSent={() => {
-          atBottom.current = true
-        }}
-        field={field}
-      />
+      <UnlessMuted>
+        <ChatComposer
+          buble={buble}
+          actions={actions}
+          replyTo={replyTo}
+          onCancelReply={() => setReplyTo(null)}
+          onSent={() => {
+            atBottom.current = true
+          }}
+          field={field}
+        />
+      </UnlessMuted>
     </section>
   )
 }

@@ -10,6 +10,7 @@ import { useNow } from '../../data/wall.ts'
 import { ContentList } from '../../ui/content-list.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { draftOf, EventFormModal, type EventValues } from '../../ui/event-form-modal.tsx'
+import { useMutedHere } from '../../ui/own-mute.tsx'
 import { foundItemProps, useFoundItem } from '../../ui/use-found-item.ts'
 import { EditScopeDialog } from './edit-scope-dialog.tsx'
 import { EventCard } from './event-card.tsx'
@@ -45,7 +46,9 @@ export function EventsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAc
   const [modal, setModal] = useState<'create' | { event: ShownEvent; scope: Scope } | null>(null)
   // A repeating event's edit first asks which of its events it changes.
   const [askingScope, setAskingScope] = useState<ShownEvent | null>(null)
-  const mayCreate = can(actor, 'event.create')
+  // Muted (issue 24 §2): the banner says until when; nothing new is offered meanwhile.
+  const muted = useMutedHere() !== null
+  const mayCreate = can(actor, 'event.create') && !muted
   const close = () => setModal(null)
   const { upcoming, past } = splitByTime(shownEvents(events.rows ?? [], now), now)
   const found = useFoundItem(past)

@@ -4,6 +4,7 @@ import type { LocalBuble } from '../../data/bubles.ts'
 import { type LocalPoll, useEventActions, usePolls } from '../../data/events.ts'
 import { ContentList } from '../../ui/content-list.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
+import { useMutedHere } from '../../ui/own-mute.tsx'
 import { PollCard } from './poll-card.tsx'
 import { PollFormModal, type PollValues } from './poll-form-modal.tsx'
 import { POLL_TEXTS } from './poll-texts.ts'
@@ -22,7 +23,9 @@ export function PollsTab({ buble, actor }: { buble: LocalBuble; actor: MemberAct
   const polls = usePolls(buble.id)
   const actions = useEventActions()
   const [modal, setModal] = useState<'create' | LocalPoll | null>(null)
-  const mayCreate = can(actor, 'poll.create')
+  // Muted (issue 24 §2): the banner says until when; nothing new is offered meanwhile.
+  const muted = useMutedHere() !== null
+  const mayCreate = can(actor, 'poll.create') && !muted
   const close = () => setModal(null)
 
   return (

@@ -1,4 +1,5 @@
 import type { MemberRef } from '@buble/shared/bubles'
+import { MUTE_MESSAGES } from '@buble/shared/mutes'
 import { mayOnContent } from '@buble/shared/permissions'
 import { useId, useMemo, useState } from 'react'
 import { type LocalBuble, useMembers } from '../../data/bubles.ts'
@@ -9,6 +10,7 @@ import { Alert } from '../../ui/alert.tsx'
 import { Avatar } from '../../ui/avatar.tsx'
 import { lazyPart } from '../../ui/lazy-part.ts'
 import { memberActorFor } from '../../ui/member-actor.ts'
+import { useMutedHere } from '../../ui/own-mute.tsx'
 import { StoryDelete } from './story-delete.tsx'
 import { STORY_TEXTS } from './story-texts.ts'
 import { StoryUpload } from './story-upload.tsx'
@@ -51,7 +53,14 @@ export function StoriesWidget({ buble }: { buble: LocalBuble }) {
   // What the viewer steps through is fixed when it opens: a story expiring meanwhile does not move it.
   const [viewing, setViewing] = useState<{ stories: LocalStory[]; start: number } | null>(null)
   const groups = useMemo(() => byAuthor(stories ?? [], userId), [stories, userId])
-  const blocked = !online ? STORY_TEXTS.offline : buble._pending ? STORY_TEXTS.notSynced : null
+  const mute = useMutedHere()
+  const blocked = mute
+    ? `${MUTE_MESSAGES.mutedHere}.`
+    : !online
+      ? STORY_TEXTS.offline
+      : buble._pending
+        ? STORY_TEXTS.notSynced
+        : null
 
   function open(group: AuthorStories) {
     const ordered = groups.flatMap((each) => each.stories)

@@ -2,7 +2,6 @@
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
 import type { MutationName } from '@buble/shared/mutations'
-import { MUTE_MESSAGES } from '@buble/shared/mutes'
 import { INTERNAL_REJECTION } from '@buble/sync/protocol'
 import type { Rejection, SyncSummary } from '../../data/sync-status.ts'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
@@ -73,8 +72,8 @@ const HEADLINES: Record<MutationName, string> = {
   'chat.react': ERROR_TEXTS.performAction,
   'post.pin': 'Failed to pin post',
   'post.unpin': 'Failed to unpin post',
-  'member.mute': MUTE_MESSAGES.muteFailed,
-  'member.unmute': MUTE_MESSAGES.unmuteFailed,
+  'member.mute': 'Failed to mute member',
+  'member.unmute': 'Failed to unmute member',
   'report.create': 'Failed to send report',
   'report.resolve': 'Failed to handle report',
 }

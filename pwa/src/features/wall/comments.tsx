@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx'
 import { EditTextForm } from '../../ui/edit-text-form.tsx'
 import { ItemActions } from '../../ui/item-actions.tsx'
 import { LinkedText } from '../../ui/linked-text.tsx'
+import { UnlessMuted } from '../../ui/muted-note.tsx'
 import { RelativeTime } from '../../ui/relative-time.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { CommentComposer } from './comment-composer.tsx'
@@ -48,7 +49,9 @@ export function Comments({ postId, actor, now, actions }: CommentsProps) {
           </ul>
         )
       )}
-      <CommentComposer postId={postId} actions={actions} />
+      <UnlessMuted>
+        <CommentComposer postId={postId} actions={actions} />
+      </UnlessMuted>
       {deleting && (
         <ConfirmDialog
           title="Delete comment?"

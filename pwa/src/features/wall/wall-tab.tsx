@@ -6,6 +6,7 @@ import type { LocalBuble } from '../../data/bubles.ts'
 import { useDevice } from '../../data/data-context.tsx'
 import { type LocalPost, useNow, usePinnedPosts, useWallActions, useWallPosts } from '../../data/wall.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
+import { UnlessMuted } from '../../ui/muted-note.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { PostCard } from './post-card.tsx'
 import { PostComposer } from './post-composer.tsx'
@@ -44,7 +45,9 @@ export function WallTab({ buble, actor }: { buble: LocalBuble; actor: MemberActo
 
   return (
     <section className="wall" aria-label="Wall">
-      <PostComposer buble={buble} actions={actions} />
+      <UnlessMuted>
+        <PostComposer buble={buble} actions={actions} />
+      </UnlessMuted>
       {pinned.length > 0 && (
         <ol className="post-list pinned-posts" aria-label={WALL_TEXTS.pinnedTitle}>
           {pinned.map(item)}
