@@ -72,7 +72,7 @@ export async function findContent(db: Executor, type: ReportTargetType, id: stri
           .select({
             bubleId: stories.bubleId,
             authorId: stories.authorId,
-            text: sql<string>`'A ' || ${stories.mediaType} || ' story'`,
+            text: sql<string>`case when ${stories.mediaType} = 'image' then 'An image story' else 'A video story' end`,
           })
           .from(stories)
           .where(eq(stories.id, id)),

@@ -385,6 +385,12 @@ describe.each(backends())('reports on %s', (backend) => {
       )
       .then((r) => (r as unknown as { rows: { muted_until: Date | string }[] }).rows)
     expect(new Date(row!.muted_until).getTime()).toBe(h.clock.now.getTime() + 3600_000)
+    // Muted, the author cannot post (the muting feature's guard) but may still report.
+    const refusedPost = await call(creator, 'POST', `/api/wall/${bubleId}/posts`, { content: 'Still here' })
+    expect(refusedPost.status).toBe(403)
+    expect((await refusedPost.json()).message).toMatch(/^You are muted in this buble until /)
+    const memberPost = await post(member, bubleId, 'By the reporter')
+    await ok(await report(creator, bubleId, { target_type: 'post', target_id: memberPost, reason: 'other' }), 201)
     expect(told.find((t) => t.contentType === 'reports')).toMatchObject({
       recipients: [creator.id],
       body: 'A moderator muted you for 1 hour after your post was reported.',
