@@ -38,8 +38,6 @@ export const LIMITS = {
   pollQuestion: 300,
   pollOption: 200,
   pledgeMessage: 1_000,
-  /** A report's optional note to the moderators (issue 24 §1). */
-  reportNote: 1_000,
   email: 254,
   jsonBodyBytes: 1024 * 1024,
   avatarBytes: 5 * 1024 * 1024,

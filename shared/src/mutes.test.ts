@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { MUTATION_ARGS } from './mutations.ts'
-import { mutedMessage } from './mute-message.ts'
+import { mutedMessage } from './mute-texts.ts'
 import {
   isIndefiniteMute,
   isMutedAt,

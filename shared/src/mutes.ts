@@ -1,7 +1,7 @@
 /**
  * Muting (issue 24 §2): how long a mute lasts, when it ends, whether it is in force, and the mute
- * body. The refusal text every write of a muted member gets is built in mute-message.ts (it needs the
- * time helpers, which the device's first page does not load).
+ * body. Its words (the refusal every write of a muted member gets, the answers, the choices' labels)
+ * are in mute-texts.ts: they need the time helpers, which the app's first page does not load.
  */
 
 import { z } from 'zod'
@@ -16,14 +16,6 @@ const DURATION_MS: Record<Exclude<MuteDuration, 'indefinite'>, number> = {
   '1h': HOUR,
   '1d': 24 * HOUR,
   '1w': 7 * 24 * HOUR,
-}
-
-/** The choices as the mute menu names them. */
-export const MUTE_DURATION_LABELS: Readonly<Record<MuteDuration, string>> = {
-  '1h': '1 hour',
-  '1d': '1 day',
-  '1w': '1 week',
-  indefinite: 'Until unmuted',
 }
 
 /**
@@ -52,16 +44,8 @@ export const isMutedAt = (mutedUntil: Instant, now: Date | number): boolean =>
 /** Whether a stored end means "until unmuted". */
 export const isIndefiniteMute = (mutedUntil: Instant): boolean => msOf(mutedUntil) >= INDEFINITE_MS
 
-export const MUTE_MESSAGES = {
-  muted: 'Member muted',
-  unmuted: 'Member unmuted',
-  noModerate: 'You are not allowed to mute members',
-  notReached: 'You cannot mute this member',
-  notYourself: 'You cannot mute yourself',
-  indefinitely: 'You are muted in this buble until a moderator unmutes you',
-  /** Where the end is shown nearby (the banner above): a control's hint. */
-  mutedHere: 'You are muted in this buble',
-} as const
+/** A control's hint where the mute's end is shown nearby (the banner above it). */
+export const MUTED_HERE = 'You are muted in this buble'
 
 export const MuteDurationSchema = z.enum(MUTE_DURATIONS, {
   error: `duration must be one of ${MUTE_DURATIONS.join(', ')}`,
@@ -75,7 +59,3 @@ export const MuteTarget = z.object({
   buble_id: Uuid('buble_id must be a UUID'),
   user_id: Uuid('user_id must be a UUID'),
 })
-
-/** The answer to a mute or an unmute: what happened, and the member's end (null: not muted). */
-export const MuteResponse = z.object({ message: z.string(), muted_until: z.string().nullable() })
-export type MuteResponse = z.infer<typeof MuteResponse>

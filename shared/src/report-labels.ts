@@ -3,7 +3,7 @@
  * gets. Apart from shared/reports.ts, whose schemas every device loads at once with the mutations.
  */
 
-import { MUTE_DURATION_LABELS } from './mutes.ts'
+import { MUTE_DURATION_LABELS } from './mute-texts.ts'
 import type { ReportAction, ReportMuteDuration, ReportReason, ReportTargetType } from './reports.ts'
 
 export const TARGET_LABELS: Readonly<Record<ReportTargetType, string>> = {

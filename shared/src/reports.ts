@@ -5,7 +5,6 @@
 
 import { z } from 'zod'
 import { ClientId, Uuid } from './bubles.ts'
-import { LIMITS } from './constants.ts'
 import { MUTE_DURATIONS, type MuteDuration } from './mutes.ts'
 import { CONTENT_KINDS, type ContentKind } from './permissions.ts'
 
@@ -24,13 +23,16 @@ export type ReportAction = (typeof REPORT_ACTIONS)[number]
 export const REPORT_MUTE_DURATIONS = MUTE_DURATIONS
 export type ReportMuteDuration = MuteDuration
 
+/** A report's optional note to the moderators: at most this many characters. */
+export const REPORT_NOTE_MAX = 1000
+
 /** Queue and admin lists are paged by this many items. */
 export const REPORTS_PAGE_SIZE = 20
 
 export const REPORT_MESSAGES = {
   badTargetType: `target_type must be one of ${REPORT_TARGET_TYPES.join(', ')}`,
   badReason: `reason must be one of ${REPORT_REASONS.join(', ')}`,
-  noteTooLong: `note may be at most ${LIMITS.reportNote} characters`,
+  noteTooLong: `note may be at most ${REPORT_NOTE_MAX} characters`,
   badAction: `action must be one of ${REPORT_ACTIONS.join(', ')}`,
   badDuration: `duration must be one of ${REPORT_MUTE_DURATIONS.join(', ')}`,
   durationRequired: 'duration is required to mute',
@@ -43,7 +45,7 @@ export const ReportReasonSchema = z.enum(REPORT_REASONS, { error: REPORT_MESSAGE
 export const ReportNote = z
   .string()
   .trim()
-  .max(LIMITS.reportNote, { error: REPORT_MESSAGES.noteTooLong })
+  .max(REPORT_NOTE_MAX, { error: REPORT_MESSAGES.noteTooLong })
   .nullish()
   .transform((value) => (value ? value : null))
 

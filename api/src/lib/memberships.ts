@@ -2,7 +2,7 @@
 
 import { BUBLE_MESSAGES } from '@buble/shared/bubles'
 import { MEMBER_MESSAGES } from '@buble/shared/members'
-import { mutedMessage } from '@buble/shared/mute-message'
+import { mutedMessage } from '@buble/shared/mute-texts'
 import { isMutedAt } from '@buble/shared/mutes'
 import type { MemberActor } from '@buble/shared/permissions'
 import { and, eq, type SQL, sql } from 'drizzle-orm'

@@ -4,7 +4,8 @@
  * The mute is a column of the member row, so the row the devices hold carries its end.
  */
 
-import { MUTE_MESSAGES, type MuteDuration, type MuteResponse, mutedUntilFor } from '@buble/shared/mutes'
+import { MUTE_MESSAGES, type MuteResponse } from '@buble/shared/mute-texts'
+import { type MuteDuration, mutedUntilFor } from '@buble/shared/mutes'
 import { canMute, reaches } from '@buble/shared/permissions'
 import { and, eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'

@@ -38,15 +38,19 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * optimistic changes expand a series with it, both loaded when the device opens (decision 97); the rest
  * is polls, pins, the search button and the Media tab's entry. Loading `rrule` only with the first
  * repeating event would take back most of it (the closing note of issue 23 leaves it open).
- * Issue 24, measured: muting (§2) alone took dashboard 199.4 → 200.4 KiB and the buble page 214.5 → 216.1 KiB;
- * reports (§1) on top of it, 200.4 → 200.9 KiB and 216.1 → 216.9 KiB: the report schemas, which the
- * device checks every queued mutation with, the Reports tab's entry and the lazy chunks' names. The
- * Reports section, the report button and dialog, and the admin's Reports tab load lazily.
+ * Issue 24 §2 (muting) added, measured: member.mute / member.unmute in the catalogue with their
+ * optimistic change, the device's check before a write (its refusal and the refusal's words load only
+ * once the user is muted somewhere), the buble page's own mute (the banner loads only while muted):
+ * dashboard 199.4 → 200.2 KiB, buble page 214.5 → 215.6 KiB.
+ * Issue 24 §1 (reports) added on top, measured: report.create / report.resolve in the catalogue (the
+ * device checks every queued mutation with their schemas), the Reports tab's entry and the names of its
+ * lazy chunks (the section, the report button and dialog, the admin tab load lazily): dashboard
+ * 200.2 → 200.7 KiB, buble page 215.6 → 216.4 KiB.
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES,
-  '/dashboard': 201.5 * 1024,
-  '/bubles/:slug': 217.5 * 1024,
+  '/dashboard': 201 * 1024,
+  '/bubles/:slug': 216.5 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {

@@ -8,6 +8,8 @@
 
 import type { DeviceAuthor } from '@buble/shared/device-rows'
 import { MUTATION_ARGS, type MutationInput, type MutationName } from '@buble/shared/mutations'
+import { isMutedWrite } from '@buble/shared/muted-writes'
+import { isMutedAt } from '@buble/shared/mutes'
 import { SyncEngine } from '@buble/sync/client/engine'
 import { localDbName, writeMeta } from '@buble/sync/client/local-db'
 import { rememberServerChanges } from '@buble/sync/client/replica'
@@ -18,7 +20,6 @@ import { PULL_MESSAGE } from '../push/push-message.ts'
 import type { ApiClient } from '../session/api-client.ts'
 import { type DeviceDb, openDeviceDb } from './device-db.ts'
 import { exclusively, locks, roundLock } from './locks.ts'
-import { mutedRefusal, refuseHere } from './muted-writes.ts'
 import { apiTransport, toTransportError } from './transport.ts'
 import { AUTH_META_KEY, OUTBOX_SYNC_TAG } from './worker-keys.ts'
 
@@ -151,6 +152,13 @@ export function openDevice({ userId, api, actor }: DeviceOptions): Device {
   })
 }
 
+/** Whether the user is muted in any buble on this device: one look at their own member rows. */
+async function mutedSomewhere(db: DeviceDb, userId: string): Promise<boolean> {
+  const now = Date.now()
+  const own = await db.members.where('user_id').equals(userId).toArray()
+  return own.some((row) => isMutedAt(row.muted_until as string | undefined, now))
+}
+
 /**
  * A Device over an open database and its engine; `release` undoes what the opener set up
  * (listeners, the lead). Closing stops the engine and closes the database, or deletes it after
@@ -171,8 +179,11 @@ export function assembleDevice(
     engine,
     async mutate(name, args) {
       // Muted here already (issue 24 §2): the write would come back refused, so it is refused now.
-      const refusal = await mutedRefusal(db, userId, name, args as Record<string, unknown>)
-      if (refusal) return refuseHere(db, name, MUTATION_ARGS[name].parse(args), refusal)
+      if (isMutedWrite(name) && (await mutedSomewhere(db, userId))) {
+        const { mutedRefusal, refuseHere } = await import('./muted-writes.ts')
+        const refusal = await mutedRefusal(db, userId, name, args as Record<string, unknown>)
+        if (refusal) return refuseHere(db, name, MUTATION_ARGS[name].parse(args), refusal)
+      }
       return engine.mutate(name, args)
     },
     remember: (changes) => rememberServerChanges(db, changes),

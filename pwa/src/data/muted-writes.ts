@@ -1,12 +1,14 @@
 /**
  * The device's own refusal of a muted member's write (issue 24 §2): when this device already knows
  * its member is muted in the write's buble, the write would come back refused, so it is refused
- * here, as the server would, into the "not saved" list with the server's words.
+ * here, as the server would, into the "not saved" list with the server's words. Loaded by
+ * data/device.ts only once the user is muted somewhere on this device (it brings the time helpers).
  */
 
 import { BUBLE_DEVICE } from '@buble/shared/device'
 import type { LocalRow, RowRef } from '@buble/shared/device-rows'
 import type { MutationName } from '@buble/shared/mutations'
+import { mutedMessage } from '@buble/shared/mute-texts'
 import { isMutedWrite } from '@buble/shared/muted-writes'
 import { isMutedAt } from '@buble/shared/mutes'
 import { v7 as uuidv7 } from 'uuid'
@@ -40,8 +42,6 @@ export async function mutedRefusal(
   if (!bubleId) return null
   const own = (await db.members.get(`${bubleId}:${userId}`)) as { muted_until?: string } | undefined
   if (!own?.muted_until || !isMutedAt(own.muted_until, now)) return null
-  // The words need the time helpers, which the first page does not load: fetched when refusing.
-  const { mutedMessage } = await import('@buble/shared/mute-message')
   return mutedMessage(own.muted_until, now)
 }
 

@@ -1,6 +1,6 @@
-/** The PWA's words around muting (issue 24 §2); the refusal itself is shared/mutes.ts `mutedMessage`. */
+/** The PWA's words around muting (issue 24 §2); the refusal itself is shared/mute-texts.ts `mutedMessage`. */
 
-import { MUTE_DURATION_LABELS, MUTE_MESSAGES } from '@buble/shared/mutes'
+import { MUTE_DURATION_LABELS, MUTE_MESSAGES } from '@buble/shared/mute-texts'
 
 export const MUTE_TEXTS = {
   bannerHint: 'You can still read everything here; posts, comments, chat, reactions, RSVPs and votes wait until then.',

@@ -1,7 +1,6 @@
 import './report-dialog.css'
-import { LIMITS } from '@buble/shared/constants'
 import { REASON_LABELS } from '@buble/shared/report-labels'
-import { REPORT_REASONS, type ReportReason } from '@buble/shared/reports'
+import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from '@buble/shared/reports'
 import { useId, useState } from 'react'
 import { useSendReport } from '../data/reports.ts'
 import { Field } from './field.tsx'
@@ -70,7 +69,7 @@ export function ReportDialog({
           </p>
         )}
       </fieldset>
-      <Field label={REPORT_TEXTS.noteLabel} rows={3} maxLength={LIMITS.reportNote} value={note} onValue={setNote} />
+      <Field label={REPORT_TEXTS.noteLabel} rows={3} maxLength={REPORT_NOTE_MAX} value={note} onValue={setNote} />
     </FormModal>
   )
 }

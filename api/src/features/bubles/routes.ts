@@ -14,7 +14,8 @@ import {
   RenameBubleBody,
 } from '@buble/shared/bubles'
 import { RemoveMemberBody, TransferOwnershipBody, UpdateRoleBody, UpdateRoleResponse } from '@buble/shared/members'
-import { MuteBody, MuteResponse } from '@buble/shared/mutes'
+import { MuteResponse } from '@buble/shared/mute-texts'
+import { MuteBody } from '@buble/shared/mutes'
 import { ToolsBody, ToolsResponse } from '@buble/shared/tools'
 import { type Context, Hono } from 'hono'
 import { z } from 'zod'

@@ -11,8 +11,7 @@ import { useRemoteBuble } from '../../features/bubles/use-remote-buble.ts'
 import { Ticker } from '../../features/wall/ticker.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { memberActorFor } from '../../ui/member-actor.ts'
-import { MentionMembers } from '../../ui/mention-members.tsx'
-import { OwnMute, useMutedHere } from '../../ui/own-mute.tsx'
+import { MentionMembers, useMutedHere } from '../../ui/mention-members.tsx'
 import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { BubleHeader } from './buble-header.tsx'
@@ -41,7 +40,7 @@ const ReportsTab = lazyPart(() => import('../../features/reports/reports-tab.tsx
 })
 
 // Loaded only while the member is muted.
-const MutedBanner = lazyPart(() => import('../../ui/muted-banner.tsx'), 'MutedBanner', { fallback: null })
+const MutedBanner = lazyPart(() => import('../../ui/muted-note.tsx'), 'MutedBanner', { fallback: null })
 
 const WallTab = lazyPart(() => import('../../features/wall/wall-tab.tsx'), 'WallTab', {
   fallback: <Spinner label="Loading…" />,
@@ -86,9 +85,7 @@ function BublePage({ slugOrId, tab }: { slugOrId: string; tab: TabKey }) {
     if (buble.slug && slugOrId !== buble.slug) return <CanonicalAddress to={bublePath(buble, tabSegment(tab))} />
     return (
       <MentionMembers bubleId={buble.id}>
-        <OwnMute bubleId={buble.id}>
-          <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
-        </OwnMute>
+        <BubleView buble={buble} tab={tab} onRemoving={setRemoving} />
       </MentionMembers>
     )
   }

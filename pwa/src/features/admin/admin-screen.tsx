@@ -3,6 +3,8 @@
 import { Link, useSearchParams } from 'react-router-dom'
 import { useSession } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { lazyPart } from '../../ui/lazy-part.ts'
+import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { AdminTabs, panelId, tabId } from './admin-tabs.tsx'
 import { ADMIN_TEXTS, type AdminTabKey, isAdminTab } from './admin-texts.ts'
@@ -10,8 +12,12 @@ import { AuditTab } from './audit-tab.tsx'
 import { HealthTab } from './health-tab.tsx'
 import { ListTab } from './list-tab.tsx'
 import { OverviewTab } from './overview-tab.tsx'
-import { ReportsTab } from './reports-tab.tsx'
 import './admin.css'
+
+// Loaded when opened: its labels stay out of the first load of every page (the router names the admin's chunks).
+const ReportsTab = lazyPart(() => import('./reports-tab.tsx'), 'ReportsTab', {
+  fallback: <Spinner label="Loading reports…" />,
+})
 
 export function AdminScreen() {
   useDocumentTitle('Admin')

@@ -4,12 +4,12 @@
  * offline, and a refusal by the server lands in the "not saved" list.
  */
 
-import { formatMuteEnd } from '@buble/shared/mute-message'
+import { formatMuteEnd } from '@buble/shared/mute-texts'
 import { isIndefiniteMute, isMutedAt, MUTE_DURATIONS, type MuteDuration } from '@buble/shared/mutes'
 import { useId, useState } from 'react'
 import './mute-controls.css'
 import type { LocalMember } from '../../data/bubles.ts'
-import { useMuteActions } from '../../data/mutes.ts'
+import { useDevice } from '../../data/data-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
 import { ERROR_TEXTS } from '../../ui/error-texts.ts'
 import { MUTE_TEXTS } from '../../ui/mute-texts.ts'
@@ -35,7 +35,7 @@ interface MuteControlsProps {
 
 export function MuteControls({ bubleId, member, enabled, now = Date.now() }: MuteControlsProps) {
   const headingId = useId()
-  const { mute, unmute } = useMuteActions()
+  const device = useDevice()
   const [duration, setDuration] = useState<MuteDuration>('1h')
   const [busy, setBusy] = useState(false)
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
@@ -68,7 +68,12 @@ export function MuteControls({ bubleId, member, enabled, now = Date.now() }: Mut
             type="button"
             className="btn btn-secondary"
             disabled={!enabled || busy}
-            onClick={() => void run(() => unmute(bubleId, member.user_id), MUTE_TEXTS.unmuted)}
+            onClick={() =>
+              void run(
+                () => device.mutate('member.unmute', { buble_id: bubleId, user_id: member.user_id }),
+                MUTE_TEXTS.unmuted,
+              )
+            }
           >
             {MUTE_TEXTS.unmuteButton}
           </button>
@@ -87,7 +92,12 @@ export function MuteControls({ bubleId, member, enabled, now = Date.now() }: Mut
             type="button"
             className="btn btn-danger"
             disabled={!enabled || busy}
-            onClick={() => void run(() => mute(bubleId, member.user_id, duration), MUTE_TEXTS.muted)}
+            onClick={() =>
+              void run(
+                () => device.mutate('member.mute', { buble_id: bubleId, user_id: member.user_id, duration }),
+                MUTE_TEXTS.muted,
+              )
+            }
           >
             {MUTE_TEXTS.muteButton}
           </button>

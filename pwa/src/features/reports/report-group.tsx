@@ -1,4 +1,5 @@
-import { MUTE_DURATION_LABELS, MUTE_DURATIONS, type MuteDuration } from '@buble/shared/mutes'
+import { MUTE_DURATION_LABELS } from '@buble/shared/mute-texts'
+import { MUTE_DURATIONS, type MuteDuration } from '@buble/shared/mutes'
 import { type MemberActor, type MemberTarget, mayResolveReport } from '@buble/shared/permissions'
 import type { ReportGroup } from '@buble/shared/reports'
 import { useId, useState } from 'react'

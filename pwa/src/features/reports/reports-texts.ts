@@ -1,6 +1,6 @@
 /** The texts of the Reports section (issue 24 §1), declared once. */
 
-import { MUTE_DURATION_LABELS } from '@buble/shared/mutes'
+import { MUTE_DURATION_LABELS } from '@buble/shared/mute-texts'
 import { REASON_LABELS, TARGET_LABELS } from '@buble/shared/report-labels'
 import type { ModerationAction, ReportReason, ReportTargetType } from '@buble/shared/reports'
 import { plural } from '../../ui/format.ts'

@@ -1,5 +1,5 @@
 import type { MemberRef } from '@buble/shared/bubles'
-import { MUTE_MESSAGES } from '@buble/shared/mutes'
+import { MUTED_HERE } from '@buble/shared/mutes'
 import { mayOnContent } from '@buble/shared/permissions'
 import { useId, useMemo, useState } from 'react'
 import { type LocalBuble, useMembers } from '../../data/bubles.ts'
@@ -10,7 +10,7 @@ import { Alert } from '../../ui/alert.tsx'
 import { Avatar } from '../../ui/avatar.tsx'
 import { lazyPart } from '../../ui/lazy-part.ts'
 import { memberActorFor } from '../../ui/member-actor.ts'
-import { useMutedHere } from '../../ui/own-mute.tsx'
+import { useMutedHere } from '../../ui/mention-members.tsx'
 import { StoryDelete } from './story-delete.tsx'
 import { STORY_TEXTS } from './story-texts.ts'
 import { StoryUpload } from './story-upload.tsx'
@@ -55,7 +55,7 @@ export function StoriesWidget({ buble }: { buble: LocalBuble }) {
   const groups = useMemo(() => byAuthor(stories ?? [], userId), [stories, userId])
   const mute = useMutedHere()
   const blocked = mute
-    ? `${MUTE_MESSAGES.mutedHere}.`
+    ? `${MUTED_HERE}.`
     : !online
       ? STORY_TEXTS.offline
       : buble._pending
