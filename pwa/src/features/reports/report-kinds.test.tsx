@@ -1,0 +1,95 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { expect, test } from 'vitest'
+import { eventChange, makeEvent, makePoll, openBubleTab, pollChange, silent } from '../../test/event-fixtures.ts'
+import { json } from '../../test/fake-fetch.ts'
+import { alice, bob, bubleChange, makeBuble, makeMember, memberChange } from '../../test/fixtures.ts'
+import { renderApp } from '../../test/render-app.tsx'
+import { commentChange, makeComment, makePost, postChange } from '../../test/wall-fixtures.ts'
+
+/** Report on the other kinds (issue 24 §1): someone else's comment, event and poll have it, one's own never. */
+
+type App = ReturnType<typeof renderApp>
+
+async function reportFrom(app: App, card: HTMLElement, what: string, reason: RegExp) {
+  await app.user.click(within(card).getByRole('button', { name: `Report ${what}` }))
+  const dialog = await screen.findByRole('dialog', { name: `Report this ${what}` })
+  await app.user.click(within(dialog).getByRole('radio', { name: reason }))
+  await app.user.click(within(dialog).getByRole('button', { name: 'Send report' }))
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  expect(await within(card).findByText(/^Reported/)).toBeInTheDocument()
+}
+
+const lastQueued = async (app: App) => (await app.device.current()!.db.outbox.toArray()).at(-1)
+
+test("a comment by someone else has Report; one's own has none", async () => {
+  const buble = makeBuble({ name: 'Book Club' })
+  const post = makePost(buble.id, 'Bob Builder', 'Bob wrote this', 10, { commentsCount: 2 })
+  const bobs = makeComment(post, 'Bob Builder', 'Bob commented', 8)
+  const app = renderApp({
+    route: '/bubles/book-club/wall',
+    user: alice,
+    server: {
+      ...silent,
+      seed: [
+        bubleChange(buble),
+        memberChange(buble.id, makeMember(alice, 'member')),
+        memberChange(buble.id, makeMember(bob, 'member')),
+        postChange(post),
+        commentChange(bobs),
+        commentChange(makeComment(post, 'Alice Example', 'Alice commented', 7)),
+      ],
+    },
+    api: { 'GET /api/users/profile': json(200, alice) },
+  })
+  const card = await screen.findByRole('article', { name: 'Post by Bob Builder' })
+  await app.user.click(within(card).getByRole('button', { name: '2 comments' }))
+  const [bobsItem, alicesItem] = within(await within(card).findByRole('list', { name: 'Comments' })).getAllByRole(
+    'listitem',
+  )
+  expect(within(alicesItem!).queryByRole('button', { name: 'Report comment' })).toBeNull()
+  await reportFrom(app, bobsItem!, 'comment', /Harassment/)
+  expect(await lastQueued(app)).toMatchObject({
+    name: 'report.create',
+    args: { target_type: 'comment', target_id: bobs.id, reason: 'harassment' },
+  })
+})
+
+test("an event by someone else has Report; one's own has none", async () => {
+  let theirs = ''
+  const app = openBubleTab(
+    'events',
+    (id) => {
+      const party = makeEvent(id, 'Bob Builder', 'Party', '2027-01-10T10:00:00.000Z')
+      theirs = party.id
+      return [eventChange(party), eventChange(makeEvent(id, 'Alice Example', 'Mine', '2027-01-11T10:00:00.000Z'))]
+    },
+    { server: silent },
+  )
+  const mine = await screen.findByRole('article', { name: 'Mine' })
+  expect(within(mine).queryByRole('button', { name: 'Report event' })).toBeNull()
+  await reportFrom(app, screen.getByRole('article', { name: 'Party' }), 'event', /Inappropriate/)
+  expect(await lastQueued(app)).toMatchObject({
+    name: 'report.create',
+    args: { target_type: 'event', target_id: theirs },
+  })
+})
+
+test("a poll by someone else has Report; one's own has none", async () => {
+  let theirs = ''
+  const app = openBubleTab(
+    'polls',
+    (id) => {
+      const poll = makePoll(id, 'Bob Builder', 'Which day?', { Mon: 0, Tue: 0 })
+      theirs = poll.id
+      return [pollChange(poll), pollChange(makePoll(id, 'Alice Example', 'Mine?', { Yes: 0, No: 0 }))]
+    },
+    { server: silent },
+  )
+  const mine = await screen.findByRole('article', { name: 'Mine?' })
+  expect(within(mine).queryByRole('button', { name: 'Report poll' })).toBeNull()
+  await reportFrom(app, screen.getByRole('article', { name: 'Which day?' }), 'poll', /Other/)
+  expect(await lastQueued(app)).toMatchObject({
+    name: 'report.create',
+    args: { target_type: 'poll', target_id: theirs },
+  })
+})
