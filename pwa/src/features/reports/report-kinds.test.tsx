@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { eventChange, makeEvent, makePoll, openBubleTab, pollChange, silent } from '../../test/event-fixtures.ts'
 import { json } from '../../test/fake-fetch.ts'
-import { alice, bob, bubleChange, makeBuble, makeMember, memberChange } from '../../test/fixtures.ts'
+import { alice, bob, bubleChange, makeBuble, makeMember, memberChange, person, putChange } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import { commentChange, makeComment, makePost, postChange } from '../../test/wall-fixtures.ts'
 
@@ -91,5 +91,61 @@ test("a poll by someone else has Report; one's own has none", async () => {
   expect(await lastQueued(app)).toMatchObject({
     name: 'report.create',
     args: { target_type: 'poll', target_id: theirs },
+  })
+})
+
+test("a chat message by someone else has Report; the report's dialog closes back into the open chat", async () => {
+  const buble = makeBuble({ name: 'Book Club' })
+  const message = (id: string, sender: string, content: string) => ({
+    id,
+    buble_id: buble.id,
+    content,
+    type: 'text',
+    image_url: null,
+    sender: person(sender),
+    created_at: new Date(Date.now() - 60_000).toISOString(),
+    is_edited: false,
+    reply_to_id: null,
+    replyTo: null,
+    reactions: {},
+    reactionsSummary: {},
+  })
+  const bobsId = '0190f5b4-4000-7000-8000-00000000c001'
+  const app = renderApp({
+    route: '/bubles/book-club',
+    user: alice,
+    server: {
+      ...silent,
+      seed: [
+        bubleChange(buble),
+        memberChange(buble.id, makeMember(alice, 'member')),
+        memberChange(buble.id, makeMember(bob, 'member')),
+        putChange('chat_message', message(bobsId, 'Bob Builder', 'Buy my stuff')),
+        putChange('chat_message', message('0190f5b4-4000-7000-8000-00000000c002', 'Alice Example', 'Hello')),
+      ],
+    },
+    api: { 'GET /api/users/profile': json(200, alice) },
+  })
+  await app.user.click(await screen.findByRole('button', { name: /^Chat/ }))
+  const chat = screen.getByRole('dialog', { name: 'Chat in Book Club' })
+  const bobs = await within(chat).findByRole('listitem', { name: 'Message from Bob Builder' })
+  const alices = within(chat).getByRole('listitem', { name: 'Message from Alice Example' })
+  expect(within(alices).queryByRole('button', { name: 'Report message' })).toBeNull()
+  // Escape closes the report's dialog alone: the chat stays open.
+  await app.user.click(within(bobs).getByRole('button', { name: 'Report message' }))
+  await screen.findByRole('dialog', { name: 'Report this chat message' })
+  await app.user.keyboard('{Escape}')
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Report this chat message' })).toBeNull())
+  expect(screen.getByRole('dialog', { name: 'Chat in Book Club' })).toBeInTheDocument()
+  await app.user.click(within(bobs).getByRole('button', { name: 'Report message' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Report this chat message' })
+  await app.user.click(within(dialog).getByRole('radio', { name: /Spam/ }))
+  await app.user.click(within(dialog).getByRole('button', { name: 'Send report' }))
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Report this chat message' })).toBeNull())
+  expect(screen.getByRole('dialog', { name: 'Chat in Book Club' })).toBeInTheDocument()
+  expect(await within(bobs).findByRole('status')).toHaveTextContent('Thanks. Your report goes to the moderators')
+  expect(await lastQueued(app)).toMatchObject({
+    name: 'report.create',
+    args: { target_type: 'chat_message', target_id: bobsId, reason: 'spam' },
   })
 })
