@@ -149,3 +149,41 @@ test("a chat message by someone else has Report; the report's dialog closes back
     args: { target_type: 'chat_message', target_id: bobsId, reason: 'spam' },
   })
 })
+
+test('a story by someone else has Report in the viewer; the story waits while it is reported', async () => {
+  const buble = makeBuble({ name: 'Photo Club' })
+  const created = Date.now() - 60_000
+  const story = {
+    id: '0190f5b4-4000-7000-8000-00000000d001',
+    buble_id: buble.id,
+    media_url: '/api/uploads/secure/story-r.webp',
+    media_type: 'image',
+    author: person('Bob Builder'),
+    duration_seconds: 1,
+    created_at: new Date(created).toISOString(),
+    expires_at: new Date(created + 24 * 3_600_000).toISOString(),
+  }
+  const app = renderApp({
+    route: '/bubles/photo-club',
+    user: alice,
+    server: {
+      ...silent,
+      seed: [bubleChange(buble), memberChange(buble.id, makeMember(alice, 'member')), putChange('story', story)],
+    },
+    api: { 'GET /api/users/profile': json(200, alice), [`GET ${story.media_url}`]: () => new Response('image') },
+  })
+  await app.user.click(await screen.findByRole('button', { name: 'Stories by Bob Builder, 1 story' }))
+  const viewer = screen.getByRole('dialog', { name: 'Story by Bob Builder' })
+  await within(viewer).findByRole('img', { name: 'Story by Bob Builder' })
+  await app.user.click(within(viewer).getByRole('button', { name: 'Report story' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Report this story' })
+  // Longer than the story lasts: it waits for the report.
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  expect(screen.getByRole('dialog', { name: 'Story by Bob Builder' })).toBeInTheDocument()
+  await app.user.click(within(dialog).getByRole('radio', { name: /Inappropriate/ }))
+  await app.user.click(within(dialog).getByRole('button', { name: 'Send report' }))
+  expect(await lastQueued(app)).toMatchObject({
+    name: 'report.create',
+    args: { target_type: 'story', target_id: story.id, reason: 'inappropriate' },
+  })
+})
