@@ -5,7 +5,7 @@
  */
 
 import { expect, type Page, test } from '@playwright/test'
-import { expectAccessible, person, postBy } from './helpers.ts'
+import { expectAccessible, person, postBy, serviceWorkerReady } from './helpers.ts'
 
 test.use({ viewport: { width: 390, height: 844 } })
 
@@ -102,6 +102,65 @@ test('A reports B’s post; the owner sees it grouped in Reports and mutes B for
     await ben.page.goto(`/bubles/${buble.slug}/reports`)
     const section = ben.page.getByRole('region', { name: 'Reports' })
     await expect(section.getByText('A moderator muted you for 1 hour after your post was reported.')).toBeVisible()
+    await expect(section).not.toContainText('Ann Reporter')
+  })
+
+  expect(owner.problems).toEqual([])
+  expect(ann.problems).toEqual([])
+  expect(ben.problems).toEqual([])
+  await Promise.all([owner.close(), ann.close(), ben.close()])
+})
+
+test('a report offline goes once back online; the owner deletes the post from Reports and it leaves every device', async ({
+  browser,
+}) => {
+  const owner = await person(browser, 'Olga Owner')
+  const ann = await person(browser, 'Ann Reporter')
+  const ben = await person(browser, 'Ben Loud')
+  const buble = await api<{ id: string; slug: string }>(owner.page, 'POST', '/bubles', {
+    name: `Deleted ${Date.now()}`,
+  })
+  for (const member of [ann, ben]) {
+    const { code } = await api<{ code: string }>(owner.page, 'POST', `/bubles/${buble.id}/invites`, {})
+    await api(member.page, 'POST', `/bubles/invites/${code}/accept`)
+  }
+  await api(ben.page, 'POST', `/wall/${buble.id}/posts`, { content: 'Something nasty' })
+
+  await test.step('Ann reports it offline; it is sent once she is back online', async () => {
+    await ann.page.goto(`/bubles/${buble.slug}/wall`)
+    const post = postBy(ann.page, 'Ben Loud', 'Something nasty')
+    await expect(post).toBeVisible()
+    await serviceWorkerReady(ann.page)
+    await ann.context.setOffline(true)
+    await post.getByRole('button', { name: 'Report post' }).click()
+    const dialog = ann.page.getByRole('dialog', { name: 'Report this post' })
+    await dialog.getByRole('radio', { name: /Harassment/ }).check()
+    await dialog.getByRole('button', { name: 'Send report' }).click()
+    await expect(post.getByRole('status')).toHaveText(
+      'Thanks. Your report is saved on this device and goes to the moderators when you are back online.',
+    )
+    await expect(ann.page.getByRole('button', { name: 'Offline · 1 pending' })).toBeVisible()
+    await ann.context.setOffline(false)
+    await expect
+      .poll(
+        async () => (await api<{ groups: unknown[] }>(owner.page, 'GET', `/bubles/${buble.id}/reports`)).groups.length,
+      )
+      .toBe(1)
+  })
+
+  await test.step('the owner deletes the post from Reports; it leaves Ann’s wall and Ben is told', async () => {
+    await owner.page.goto(`/bubles/${buble.slug}/reports`)
+    const group = owner.page.getByRole('article', { name: /Post by Ben Loud/ })
+    await expect(group.getByRole('list', { name: 'Reasons' })).toHaveText('Harassment × 1')
+    await group.getByRole('button', { name: 'Delete post' }).click()
+    const confirm = owner.page.getByRole('dialog', { name: 'Delete this post?' })
+    await confirm.getByRole('button', { name: 'Delete post' }).click()
+    await expect(owner.page.getByRole('status').filter({ hasText: 'The post was deleted.' })).toBeVisible()
+    await expect(owner.page.getByRole('heading', { name: 'No open reports' })).toBeVisible()
+    await expect(postBy(ann.page, 'Ben Loud', 'Something nasty')).toHaveCount(0)
+    await ben.page.goto(`/bubles/${buble.slug}/reports`)
+    const section = ben.page.getByRole('region', { name: 'Reports' })
+    await expect(section.getByText('A moderator removed your post after it was reported.')).toBeVisible()
     await expect(section).not.toContainText('Ann Reporter')
   })
 
