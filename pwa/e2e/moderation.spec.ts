@@ -131,6 +131,8 @@ test('a report offline goes once back online; the owner deletes the post from Re
     const post = postBy(ann.page, 'Ben Loud', 'Something nasty')
     await expect(post).toBeVisible()
     await serviceWorkerReady(ann.page)
+    // Everything pulled first: a pull cut off by going offline would log a failed request.
+    await expect(ann.page.getByRole('button', { name: 'Synced' })).toBeVisible()
     await ann.context.setOffline(true)
     await post.getByRole('button', { name: 'Report post' }).click()
     const dialog = ann.page.getByRole('dialog', { name: 'Report this post' })
