@@ -167,7 +167,8 @@ test('a report offline goes once back online; the owner deletes the post from Re
   })
 
   expect(owner.problems).toEqual([])
-  expect(ann.problems).toEqual([])
+  // Chromium logs a request that going offline cut short (a pull a poke had just started); nothing else may fail.
+  expect(ann.problems.filter((problem) => !problem.includes('net::ERR_INTERNET_DISCONNECTED'))).toEqual([])
   expect(ben.problems).toEqual([])
   await Promise.all([owner.close(), ann.close(), ben.close()])
 })
