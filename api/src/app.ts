@@ -19,6 +19,7 @@ import { privacyFeature } from './features/privacy/feature.ts'
 import { profileFeature } from './features/profile/feature.ts'
 import { pushFeature } from './features/push/feature.ts'
 import type { PushOptions } from './features/push/service.ts'
+import { reportsFeature } from './features/reports/feature.ts'
 import { searchFeature } from './features/search/feature.ts'
 import { sessionsFeature } from './features/sessions/feature.ts'
 import { storiesFeature } from './features/stories/feature.ts'
@@ -32,6 +33,7 @@ import { type AppEnv, createAuthenticator } from './lib/auth.ts'
 import { createContentAddedBus } from './lib/content-added.ts'
 import { errorHandler, notFound } from './lib/errors.ts'
 import { batchersOf, closeFeatures, foldMutations, jobsOf, syncSourcesOf, unreadSourcesOf } from './lib/feature.ts'
+import { mutesService } from './lib/mutes.ts'
 import { serveOpenApi } from './lib/openapi.ts'
 import { createPokeClock } from './lib/poke-clock.ts'
 import { createProviderFetch } from './lib/provider-fetch.ts'
@@ -75,6 +77,23 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
   const wall = wallFeature(deps, { files: uploads.files, contentAdded, pokes, safeFetch: linkFetch })
   const events = eventsFeature(deps, contentAdded, pokes)
   const polls = pollsFeature(deps, contentAdded, pokes)
+  const mutes = mutesService(deps)
+  const stories = storiesFeature(deps, uploads.files)
+  const chat = chatFeature(deps, { ...uploads.files, contentAdded }, pokes)
+  const reports = reportsFeature(deps, {
+    // A moderator's delete is each kind's own delete (tombstones, files, positions).
+    deleters: {
+      post: (user, id) => wall.service.deletePost(user, id),
+      comment: (user, id) => wall.service.deleteComment(user, id),
+      chat_message: (user, id) => chat.service.remove(user, id),
+      story: (user, id) => stories.service.remove(user, id),
+      event: (user, id) => events.service.deleteEvent(user, id),
+      poll: (user, id) => polls.service.deletePoll(user, id),
+    },
+    // "Mute the author" is the muting feature's one function (lib/mutes.ts), inside the resolve's write.
+    mute: (user, bubleId, userId, duration) => mutes.muteMember(user, { buble_id: bubleId, user_id: userId, duration }),
+    contentAdded,
+  })
   const content = {
     health: healthFeature(deps),
     auth,
@@ -85,20 +104,25 @@ export function createFeatures(deps: Deps, options: AppOptions = {}) {
     uploads,
     bubles,
     wall,
-    stories: storiesFeature(deps, uploads.files),
+    stories,
     events,
     polls,
-    chat: chatFeature(deps, { ...uploads.files, contentAdded }, pokes),
+    chat,
     weather: weatherFeature(deps, providerFetch),
     localEvents: localEventsFeature(deps, providerFetch),
-    admin: adminFeature(deps, {
-      ...{ auth: auth.service, users: profile.service, bubles: bubles.service, invites: bubles.invites },
-      ...{ wall: wall.service, events: events.service, polls: polls.service },
-    }),
+    admin: adminFeature(
+      deps,
+      {
+        ...{ auth: auth.service, users: profile.service, bubles: bubles.service, invites: bubles.invites },
+        ...{ wall: wall.service, events: events.service, polls: polls.service },
+      },
+      reports.service,
+    ),
     donations: donationsFeature(deps),
     calendar: calendarFeature(deps, contentAdded),
     media: mediaFeature(deps),
     search: searchFeature(deps),
+    reports,
   }
   const unread = unreadFeature(deps, unreadSourcesOf(content), pokes)
   const push = pushFeature(deps, { unread: unread.service, contentAdded }, { ...options.push, allowLoopback })

@@ -290,7 +290,7 @@ test('a push badges the app, makes the page pull and notifies unless a focused w
     title: 'Ben Reader',
     body,
     url: `/bubles/${slug}?chat=open`,
-    unread: { wall: 0, events: 0, polls: 0, members: 0, chat },
+    unread: { wall: 0, events: 0, polls: 0, members: 0, chat, reports: 0 },
   })
   let cdp: CDPSession | undefined
   let registrationId = ''

@@ -131,6 +131,9 @@ export const OPTIMISTIC: OptimisticOf<typeof MUTATION_ARGS> = {
     mutedUntilFor(args.duration, new Date(createdAt)).toISOString(),
   ),
   'member.unmute': muteChange<'member.unmute'>(() => null),
+  // Reports are not synced rows (decision 101): the queue is read online, so both wait in the outbox alone.
+  'report.create': noLocalEffect,
+  'report.resolve': noLocalEffect,
 }
 
 /** Buble's device, as the sync engine opens it (@buble/sync/client/local-db DeviceSchema). */

@@ -10,15 +10,17 @@ import {
   PIN_MUTATIONS,
   POLL_MUTATIONS,
   PROFILE_MUTATIONS,
+  REPORT_MUTATIONS,
   UNREAD_MUTATIONS,
   WALL_MUTATIONS,
 } from './mutations.ts'
 
 describe('mutation names', () => {
-  test("the contract's 24 names come first, then the other buble writes, then pins, then mutes; each is entity.verb", () => {
-    expect(MUTATION_NAMES).toHaveLength(33)
+  test("the contract's 24 names come first, then the other buble writes, then pins, mutes and reports; each is entity.verb", () => {
+    expect(MUTATION_NAMES).toHaveLength(35)
     expect(MUTATION_NAMES.slice(29, 31)).toEqual(['post.pin', 'post.unpin'])
-    expect(MUTATION_NAMES.slice(31)).toEqual(['member.mute', 'member.unmute'])
+    expect(MUTATION_NAMES.slice(31, 33)).toEqual(['member.mute', 'member.unmute'])
+    expect(MUTATION_NAMES.slice(33)).toEqual(['report.create', 'report.resolve'])
     expect(MUTATION_NAMES.slice(24, 29)).toEqual([
       'buble.delete',
       'buble.leave',
@@ -71,6 +73,7 @@ describe('feature groups', () => {
     PROFILE_MUTATIONS,
     PIN_MUTATIONS,
     MUTE_MUTATIONS,
+    REPORT_MUTATIONS,
   ]
 
   test('each mutation belongs to exactly one group, and the groups together are the catalogue', () => {

@@ -12,6 +12,7 @@ import { asMessage, ChatReactionBody, EditMessageBody, SendMessageFields } from 
 import { CreateEventBody, EventTime, RsvpBody, UpdateEventBody } from './events.ts'
 import { MuteBody, MuteTarget } from './mutes.ts'
 import { CreatePollBody, UpdatePollBody, VoteBody } from './polls.ts'
+import { CreateReportBody, ResolveReportsBody } from './reports.ts'
 import { ContentTypeSchema } from './unread.ts'
 import { CreateCommentBody, CreatePostBody, ReactionBody, UpdateCommentBody, UpdatePostBody } from './wall.ts'
 
@@ -84,6 +85,12 @@ export const MUTE_MUTATIONS = {
   'member.unmute': MuteTarget,
 }
 
+/** Reports and the moderation queue (issue 24 §1): a member reports, a moderator resolves an item's reports. */
+export const REPORT_MUTATIONS = {
+  'report.create': CreateReportBody.extend({ id: ClientId, buble_id: BubleId }),
+  'report.resolve': ResolveReportsBody.safeExtend({ buble_id: BubleId }),
+}
+
 /** A tab read: its unread counter back to zero. */
 export const UNREAD_MUTATIONS = {
   'unread.read': z.object({ buble_id: BubleId, contentType: ContentTypeSchema }),
@@ -109,6 +116,7 @@ export const MUTATION_ARGS = {
   ...otherBubleWrites,
   ...PIN_MUTATIONS,
   ...MUTE_MUTATIONS,
+  ...REPORT_MUTATIONS,
 } satisfies Record<string, z.ZodType>
 
 export type MutationName = keyof typeof MUTATION_ARGS

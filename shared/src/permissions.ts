@@ -253,3 +253,34 @@ export function mayOnContent(actor: MemberActor, action: ContentAction, target: 
  */
 export const mayManageContent = (actor: MemberActor, kind: 'event' | 'poll', creatorId: string): boolean =>
   mayOnContent(actor, 'content.edit', { kind, authorId: creatorId })
+
+// ---- Reports (issue 24 §1, decision 101) ---------------------------------------------------------
+
+/** Whether a member handles the buble's reports: the Reports queue and its actions (moderate_content). */
+export const canModerate = (actor: MemberActor): boolean => hasPermission(actor, 'moderate_content')
+
+/** What a moderator may do with an item's open reports. */
+export type ReportResolution = 'dismiss' | 'delete' | 'mute'
+
+/**
+ * Whether `actor` may take `action` on the reports of `content`: every action needs moderate_content;
+ * deleting also needs the content rules' delete (delete_others_content, manage_events or manage_polls
+ * for someone else's); muting needs the mute rule on the author as a member (`author`, null when they
+ * are no longer one).
+ */
+export function mayResolveReport(
+  actor: MemberActor,
+  action: ReportResolution,
+  content: ContentTarget,
+  author: MemberTarget | null,
+): boolean {
+  if (!canModerate(actor)) return false
+  switch (action) {
+    case 'dismiss':
+      return true
+    case 'delete':
+      return mayOnContent(actor, 'content.delete', content)
+    case 'mute':
+      return author !== null && canMute(actor, author)
+  }
+}

@@ -2,7 +2,8 @@
 
 import { z } from 'zod'
 
-export const CONTENT_TYPES = ['wall', 'events', 'polls', 'members', 'chat'] as const
+// 'reports' (issue 24 §1) counts new reports, for members holding moderate_content only.
+export const CONTENT_TYPES = ['wall', 'events', 'polls', 'members', 'chat', 'reports'] as const
 export type ContentType = (typeof CONTENT_TYPES)[number]
 
 /** Counts stop here: a tab shows '99+' beyond it, and counting never reads more rows than this. */

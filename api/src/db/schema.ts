@@ -815,3 +815,68 @@ export const donationPledges = pgTable(
   },
   (t) => [index('donation_pledges_created_idx').on(t.createdAt)],
 )
+
+/**
+ * Reports of content (issue 24 §1, decision 101): one row per reporter and item while open (a second
+ * report of it updates the reason and note). `excerpt` keeps what was reported after the content
+ * is gone; `added_version` counts on the moderators' Reports counter. `resolution_id` is the
+ * moderation action that closed it.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    targetType: text('target_type').notNull(),
+    targetId: uuid('target_id').notNull(),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    reporterId: uuid('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    note: text('note'),
+    excerpt: text('excerpt').notNull().default(''),
+    createdAt: createdAt(),
+    addedVersion: bigint('added_version', { mode: 'number' }).notNull(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    resolutionId: uuid('resolution_id'),
+  },
+  (t) => [
+    uniqueIndex('reports_open_reporter_key')
+      .on(t.reporterId, t.targetType, t.targetId)
+      .where(sql`${t.resolvedAt} is null`),
+    index('reports_buble_open_idx').on(t.bubleId, t.createdAt).where(sql`${t.resolvedAt} is null`),
+    index('reports_target_idx').on(t.targetType, t.targetId),
+    index('reports_buble_added_idx').on(t.bubleId, t.addedVersion),
+    index('reports_open_created_idx').on(t.createdAt, t.id).where(sql`${t.resolvedAt} is null`),
+  ],
+)
+
+/** What moderators did with reports (issue 24 §1): who, which action, on what, how many reports it closed, when. */
+export const moderationActions = pgTable(
+  'moderation_actions',
+  {
+    id: uuid('id').primaryKey(),
+    bubleId: uuid('buble_id')
+      .notNull()
+      .references(() => bubles.id, { onDelete: 'cascade' }),
+    moderatorId: uuid('moderator_id').references(() => users.id, { onDelete: 'set null' }),
+    /** dismiss, delete or mute. */
+    action: text('action').notNull(),
+    /** A mute's duration (1h, 1d, 1w, indefinite); null otherwise. */
+    duration: text('duration'),
+    targetType: text('target_type').notNull(),
+    targetId: uuid('target_id').notNull(),
+    /** The content's author: their notice (delete and mute) is read by this column. */
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    excerpt: text('excerpt').notNull().default(''),
+    reportsClosed: integer('reports_closed').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('moderation_actions_buble_created_idx').on(t.bubleId, t.createdAt),
+    index('moderation_actions_author_idx').on(t.authorId, t.createdAt).where(sql`${t.authorId} is not null`),
+  ],
+)

@@ -5,6 +5,7 @@
 
 import type { Entity } from '@buble/shared/entities'
 import type { MutationArgs, MutationName } from '@buble/shared/mutations'
+import type { Permission } from '@buble/shared/permissions'
 import type { ContentType } from '@buble/shared/unread'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../db/client.ts'
@@ -95,12 +96,14 @@ export type MutationHandlersOf<Group> = Pick<MutationHandlers, keyof Group & Mut
  */
 export interface UnreadSource {
   contentType: ContentType
-  /** The synced entity whose changes may change the count. */
-  entity: Entity
+  /** The synced entity whose changes may change the count (none: its rows are not synced, and its writes touch the counters themselves). */
+  entity?: Entity
   table: string
   bubleColumn: string
   /** The version taken when a row was added (it never changes after). */
   addedColumn: string
   /** Who added it: one's own rows never count. */
   authorColumn: string
+  /** Counted only for members holding this permission (the owner holds every one); 0 for the others. */
+  onlyWith?: Permission
 }

@@ -45,11 +45,15 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * optimistic change, the device's check before a write (its refusal and the refusal's words load only
  * once the user is muted somewhere), the buble page's own mute (the banner loads only while muted):
  * dashboard 199.4 → 200.2 KiB, buble page 214.5 → 215.6 KiB.
+ * Issue 24 §1 (reports) added on top, measured: report.create / report.resolve in the catalogue (the
+ * device checks every queued mutation with their schemas), the Reports tab's entry and the names of its
+ * lazy chunks (the section, the report button and dialog, the admin tab load lazily): dashboard
+ * 200.2 → 200.7 KiB, buble page 215.6 → 216.4 KiB.
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES + 512,
   '/dashboard': 201 * 1024,
-  '/bubles/:slug': 216 * 1024,
+  '/bubles/:slug': 216.5 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {

@@ -19,7 +19,7 @@ const push: UnreadPush = {
   title: 'Alice posted',
   body: 'Chapter 3 tonight',
   url: '/bubles/book-club/wall',
-  unread: { wall: 2, events: 1, polls: 0, members: 3, chat: 4 },
+  unread: { wall: 2, events: 1, polls: 0, members: 3, chat: 4, reports: 0 },
 }
 
 /** A window loaded at `url`; asked where it is, it answers `now` (where the app went since), or nothing. */
@@ -114,7 +114,7 @@ describe('a push', () => {
     const sw = { ...scope([]), setAppBadge: undefined }
     await handlePush(push, sw)
     expect(sw.showNotification).toHaveBeenCalledOnce()
-    expect(unreadTotal({ ...push, unread: { wall: -1, events: 2, polls: 0, members: 0, chat: 0 } })).toBe(2)
+    expect(unreadTotal({ ...push, unread: { wall: -1, events: 2, polls: 0, members: 0, chat: 0, reports: 0 } })).toBe(2)
   })
 })
 

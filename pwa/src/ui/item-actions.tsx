@@ -1,7 +1,8 @@
 import type { Ref } from 'react'
+import { ReportButton, type ReportButtonProps } from './report-button.tsx'
 
 /**
- * An item's Edit and Delete (a post, a comment), each shown only to whom it is allowed; nothing when neither
+ * An item's Edit, Delete and Report (a post, a comment), each shown only to whom it is allowed; nothing when none
  * is. `what` completes their names for screen readers ("Edit post"). Delete opens its confirmation.
  */
 export function ItemActions({
@@ -11,6 +12,7 @@ export function ItemActions({
   editRef,
   onEdit,
   onDelete,
+  report,
   className = 'item-actions',
 }: {
   what: string
@@ -20,9 +22,11 @@ export function ItemActions({
   editRef?: Ref<HTMLButtonElement>
   onEdit: () => void
   onDelete: () => void
+  /** Someone else's item: its "Report" (issue 24 §1). */
+  report?: Omit<ReportButtonProps, 'className'> | undefined
   className?: string
 }) {
-  if (!mayEdit && !mayDelete) return null
+  if (!mayEdit && !mayDelete && !report) return null
   return (
     <div className={className}>
       {mayEdit && (
@@ -35,6 +39,7 @@ export function ItemActions({
           Delete <span className="visually-hidden">{what}</span>
         </button>
       )}
+      {report && <ReportButton {...report} />}
     </div>
   )
 }

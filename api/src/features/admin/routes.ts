@@ -30,6 +30,7 @@ import { sendJsonAnswer } from '../../lib/json-answers.ts'
 import { describe } from '../../lib/openapi.ts'
 import { idFromPath } from '../../lib/path-ids.ts'
 import { validate } from '../../lib/validate.ts'
+import type { ReportsService } from '../reports/service.ts'
 import { byteStream, csvChunks, csvFilename } from './csv.ts'
 import type { AdminService } from './service.ts'
 
@@ -53,7 +54,10 @@ const KIND: Record<AdminTab, { one: string; missing: string }> = {
 /** A UUID from the path, or the kind's 404. */
 const idOf = (tab: AdminTab, raw: string) => idFromPath(raw, () => notFound(KIND[tab].missing))
 
-export function adminRoutes(admin: AdminService, now: () => Date) {
+/** The admin's Reports tab (issue 24 §1): the reports feature's list of every buble's open reports. */
+export type AdminReports = Pick<ReportsService, 'adminPage'>
+
+export function adminRoutes(admin: AdminService, now: () => Date, reports: AdminReports) {
   const router = new Hono<AppEnv>().use('*', requireAdmin)
 
   router
@@ -107,6 +111,13 @@ export function adminRoutes(admin: AdminService, now: () => Date) {
       },
     )
   }
+
+  router.get(
+    '/reports',
+    describe({ tag, summary: "Every buble's open reports, grouped by item, the most recently reported first" }),
+    validate('query', AdminListQuery.pick({ page: true, limit: true })),
+    async (c) => c.json(await reports.adminPage(c.req.valid('query'))),
+  )
 
   router
     .get('/users/:id', describe({ tag, summary: 'A user and their bubles', response: AdminUserDetail }), async (c) =>

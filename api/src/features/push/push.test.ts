@@ -183,7 +183,7 @@ describe.each(backends())('web push on %s', (backend) => {
       title: 'Alice posted',
       body: 'Chapter 3 tonight',
       url: `/bubles/${buble.slug}/wall`,
-      unread: { wall: 1, events: 0, polls: 0, members: 0, chat: 0 },
+      unread: { wall: 1, events: 0, polls: 0, members: 0, chat: 0, reports: 0 },
     })
     expect((await subscriptionOf('/bob-1'))?.lastSuccessAt).toBeInstanceOf(Date)
   })
@@ -224,7 +224,7 @@ describe.each(backends())('web push on %s', (backend) => {
       // A chat notification opens the buble with its chat panel.
       ['chat', 'Alice', 'Boots on!', `/bubles/${buble.slug}?chat=open`],
     ])
-    expect(payloads.at(-1).unread).toEqual({ wall: 0, events: 1, polls: 1, members: 1, chat: 1 })
+    expect(payloads.at(-1).unread).toEqual({ wall: 0, events: 1, polls: 1, members: 1, chat: 1, reports: 0 })
   })
 
   test('chat messages sent at once in two bubles: each member is pushed once per message of another, with its buble', async () => {

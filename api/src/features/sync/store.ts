@@ -78,7 +78,9 @@ export function createPullStore(
 ): PullStore {
   const byEntity = new Map(sources.map((source) => [source.entity, source]))
   const preparedOutline = outlineQuery(db, sources, sql.placeholder('userId')).prepare('sync_outline')
-  const counted = new Map(unreadSources.map((source) => [source.entity, source.contentType]))
+  const counted = new Map(
+    unreadSources.flatMap((source) => (source.entity ? [[source.entity, source.contentType] as const] : [])),
+  )
 
   function storeOn(exec: Executor, prepared: boolean): PullStore {
     return {

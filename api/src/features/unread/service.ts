@@ -35,6 +35,12 @@ function cappedCount(source: UnreadSource, bubleId: SQL, userId: SQL, joinedVers
           where m.user_id = ${userId} and m.buble_id = ${bubleId} and m.content_type = ${source.contentType}),
         ${joinedVersion})
       and ${x(source.authorColumn)} <> ${userId}
+      ${
+        source.onlyWith
+          ? sql`and exists (select 1 from memberships p where p.buble_id = ${bubleId} and p.user_id = ${userId}
+        and (p.role = 'owner' or ${sql.raw(`'${source.onlyWith}'`)} = any(p.permissions)))`
+          : sql``
+      }
     order by ${x(source.addedColumn)} limit ${sql.raw(String(UNREAD_CAP))}) capped)`
 }
 

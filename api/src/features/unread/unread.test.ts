@@ -17,13 +17,14 @@ const NOT_FOUND = { code: 'NOT_FOUND', message: 'Buble not found' }
 
 type User = { token: string; id: string; name: string }
 
-/** The five counters in CONTRACT order, all zero but the members tab. */
+/** The five counters in CONTRACT order, all zero but the members tab, then Reports (issue 24 §1). */
 const counters = (members: number) => [
   { contentType: 'wall', unreadCount: 0 },
   { contentType: 'events', unreadCount: 0 },
   { contentType: 'polls', unreadCount: 0 },
   { contentType: 'members', unreadCount: members },
   { contentType: 'chat', unreadCount: 0 },
+  { contentType: 'reports', unreadCount: 0 },
 ]
 
 describe.each(backends())('unread counters on %s', (backend) => {

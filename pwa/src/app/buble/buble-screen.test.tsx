@@ -224,6 +224,7 @@ test('the tabs link to each section, mark the current one, and an unknown tab op
     ['Polls', '/bubles/book-club/polls'],
     ['Media', '/bubles/book-club/media'],
     ['Members', '/bubles/book-club/members'],
+    ['Reports', '/bubles/book-club/reports'],
   ])
   expect(within(tabs).getByRole('link', { name: 'Members' })).toHaveAttribute('aria-current', 'page')
   expect(within(tabs).getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current')

@@ -1,3 +1,4 @@
+import { canModerate } from '@buble/shared/permissions'
 import { lazyPart } from '../../ui/lazy-part.ts'
 import '../../styles/buble.css'
 import { useLayoutEffect, useState } from 'react'
@@ -31,6 +32,10 @@ const EventsTab = lazyPart(() => import('../../features/events/events-tab.tsx'),
 })
 
 const MediaTab = lazyPart(() => import('../../features/media/media-tab.tsx'), 'MediaTab', {
+  fallback: <Spinner label="Loading…" />,
+})
+
+const ReportsTab = lazyPart(() => import('../../features/reports/reports-tab.tsx'), 'ReportsTab', {
   fallback: <Spinner label="Loading…" />,
 })
 
@@ -155,7 +160,7 @@ function BubleView({
       {/* The title bar and the tabs stay at the top together; chat is one tap away from every tab. */}
       <div className="buble-bar">
         <BubleHeader buble={buble} actor={actor} onRemoving={onRemoving} />
-        <BubleTabs buble={buble} current={tab} counts={counts} mentions={mentions} />
+        <BubleTabs buble={buble} current={tab} counts={counts} mentions={mentions} showReports={canModerate(actor)} />
       </div>
       {/* The wall tab is the wall itself: the strip of its latest posts would only repeat them. */}
       {tab !== 'wall' && <Ticker buble={buble} />}
@@ -167,6 +172,7 @@ function BubleView({
         {tab === 'events' && <EventsTab buble={buble} actor={actor} />}
         {tab === 'polls' && <PollsTab buble={buble} actor={actor} />}
         {tab === 'media' && <MediaTab buble={buble} />}
+        {tab === 'reports' && <ReportsTab buble={buble} actor={actor} members={members} />}
       </div>
     </div>
   )

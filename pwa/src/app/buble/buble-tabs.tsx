@@ -11,12 +11,14 @@ interface BubleTabsProps {
   counts?: Partial<Record<Exclude<TabKey, 'overview'>, number>>
   /** Tabs holding an unread mention of the reader: an `@` mark. */
   mentions?: Partial<Record<Exclude<TabKey, 'overview'>, boolean>>
+  /** Whether the Reports tab shows: members holding moderate_content (or anyone while on it). */
+  showReports?: boolean
 }
 
 /** Room kept beside the current tab when the bar scrolls to it, so the next one shows it is there. */
 const SCROLL_MARGIN_PX = 24
 
-export function BubleTabs({ buble, current, counts = {}, mentions = {} }: BubleTabsProps) {
+export function BubleTabs({ buble, current, counts = {}, mentions = {}, showReports = false }: BubleTabsProps) {
   // On a phone the six tabs are wider than the screen and the bar scrolls sideways: the current
   // tab is brought into it (the bar alone scrolls, never the page).
   const nav = useRef<HTMLElement>(null)
@@ -32,7 +34,7 @@ export function BubleTabs({ buble, current, counts = {}, mentions = {} }: BubleT
   return (
     <nav className="tabs" aria-label="Buble sections" ref={nav}>
       <ul>
-        {TABS.map((tab) => (
+        {TABS.filter((tab) => tab.key !== 'reports' || showReports || current === 'reports').map((tab) => (
           <li key={tab.key}>
             <Link
               to={bublePath(buble, tabSegment(tab.key))}

@@ -6,6 +6,8 @@ export const TABS = [
   { key: 'polls', label: 'Polls' },
   { key: 'media', label: 'Media' },
   { key: 'members', label: 'Members' },
+  // Issue 24 §1: in the bar for moderators only (buble-tabs.tsx); its page also shows an author their notices.
+  { key: 'reports', label: 'Reports' },
 ] as const
 
 export type TabKey = (typeof TABS)[number]['key']

@@ -2,7 +2,16 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { bubleServer } from '../../test/buble-server.ts'
 import { json } from '../../test/fake-fetch.ts'
-import { alice, bubleChange, makeBuble, makeMember, memberChange, unreadChange } from '../../test/fixtures.ts'
+import {
+  alice,
+  bob,
+  bubleChange,
+  makeBuble,
+  makeMember,
+  memberChange,
+  ownedBy,
+  unreadChange,
+} from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
 const PROFILE = 'GET /api/users/profile'
@@ -13,6 +22,7 @@ const counters = [
   unreadChange(buble.id, 'polls', 0),
   unreadChange(buble.id, 'members', 2),
   unreadChange(buble.id, 'chat', 7),
+  unreadChange(buble.id, 'reports', 4),
 ]
 const seed = [bubleChange(buble), memberChange(buble.id, makeMember(alice, 'owner')), ...counters]
 
@@ -37,7 +47,16 @@ test('tabs show the synced counters, "99+" at the cap, nothing at zero and never
     'href',
     '/bubles/reading-circle/wall',
   )
-  expectTabs(['Overview', 'Wall 3 unread', 'Events 99+ unread', 'Polls', 'Media', 'Members 2 unread'])
+  // The owner holds moderate_content: the Reports tab and its counter (issue 24 §1).
+  expectTabs([
+    'Overview',
+    'Wall 3 unread',
+    'Events 99+ unread',
+    'Polls',
+    'Media',
+    'Members 2 unread',
+    'Reports 4 unread',
+  ])
   expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page')
   expect(screen.getByRole('link', { name: 'Overview' }).querySelector('.tab-count')).toBeNull()
   // The overview marks nothing read.
@@ -55,13 +74,25 @@ test('opening a tab pushes unread.read and clears its counter; the other tabs ke
 
   // Cleared on the device, not merely hidden on the open tab.
   await app.user.click(screen.getByRole('link', { name: 'Overview' }))
-  await waitFor(() => expectTabs(['Overview', 'Wall', 'Events 99+ unread', 'Polls', 'Media', 'Members 2 unread']))
+  await waitFor(() =>
+    expectTabs(['Overview', 'Wall', 'Events 99+ unread', 'Polls', 'Media', 'Members 2 unread', 'Reports 4 unread']),
+  )
   await app.device.current()!.engine.settled()
   expect(await app.device.current()!.db.unread.get(`${buble.id}:wall`)).toMatchObject({ unreadCount: 0 })
 
   await app.user.click(screen.getByRole('link', { name: 'Members 2 unread' }))
   await waitFor(() => expect(reads(app)).toHaveLength(2))
   expect(reads(app)[1]!.args).toEqual({ buble_id: buble.id, contentType: 'members' })
+})
+
+test('a member without moderate_content has no Reports tab, whatever the device holds', async () => {
+  const theirs = { ...buble, ...ownedBy(bob) }
+  const member = [bubleChange(theirs), memberChange(buble.id, makeMember(alice, 'member')), ...counters]
+  open('/bubles/reading-circle', bubleServer(member))
+  await screen.findByRole('link', { name: 'Wall 3 unread' })
+  await waitFor(() =>
+    expectTabs(['Overview', 'Wall 3 unread', 'Events 99+ unread', 'Polls', 'Media', 'Members 2 unread']),
+  )
 })
 
 test('content arriving while a tab is open is read at once', async () => {

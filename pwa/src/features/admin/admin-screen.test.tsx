@@ -47,7 +47,18 @@ test('the tabs form a tablist: click or arrow keys select, only the selected tab
     },
   })
   const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent)
-  expect(tabs).toEqual(['Overview', 'Users', 'Bubles', 'Events', 'Polls', 'Posts', 'Invites', 'System Health', 'Audit'])
+  expect(tabs).toEqual([
+    'Overview',
+    'Users',
+    'Bubles',
+    'Events',
+    'Polls',
+    'Posts',
+    'Invites',
+    'Reports',
+    'System Health',
+    'Audit',
+  ])
   await app.user.click(screen.getByRole('tab', { name: 'Users' }))
   expect(screen.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true')
   expect(screen.getByRole('tab', { name: 'Overview' })).toHaveAttribute('tabindex', '-1')

@@ -3,6 +3,8 @@
 import { Link, useSearchParams } from 'react-router-dom'
 import { useSession } from '../../session/session-context.tsx'
 import { Alert } from '../../ui/alert.tsx'
+import { lazyPart } from '../../ui/lazy-part.ts'
+import { Spinner } from '../../ui/spinner.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import { AdminTabs, panelId, tabId } from './admin-tabs.tsx'
 import { ADMIN_TEXTS, type AdminTabKey, isAdminTab } from './admin-texts.ts'
@@ -11,6 +13,11 @@ import { HealthTab } from './health-tab.tsx'
 import { ListTab } from './list-tab.tsx'
 import { OverviewTab } from './overview-tab.tsx'
 import './admin.css'
+
+// Loaded when opened: its labels stay out of the first load of every page (the router names the admin's chunks).
+const ReportsTab = lazyPart(() => import('./reports-tab.tsx'), 'ReportsTab', {
+  fallback: <Spinner label="Loading reports…" />,
+})
 
 export function AdminScreen() {
   useDocumentTitle('Admin')
@@ -53,6 +60,8 @@ function TabBody({ tab, onOpenTab }: { tab: AdminTabKey; onOpenTab: (key: AdminT
       return <HealthTab />
     case 'audit':
       return <AuditTab />
+    case 'reports':
+      return <ReportsTab />
     default:
       // A key per tab: a new tab starts on page 1 with an empty search.
       return <ListTab key={tab} tab={tab} />

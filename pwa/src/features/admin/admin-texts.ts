@@ -12,6 +12,8 @@ export const ADMIN_TABS = [
   { key: 'polls', label: 'Polls' },
   { key: 'posts', label: 'Posts' },
   { key: 'invites', label: 'Invites' },
+  // Issue 24 §1: every buble's open reports.
+  { key: 'reports', label: 'Reports' },
   { key: 'health', label: 'System Health' },
   { key: 'audit', label: 'Audit' },
 ] as const

@@ -11,6 +11,7 @@ import { formatClock, formatMoment } from '../../ui/format.ts'
 import { LinkedText } from '../../ui/linked-text.tsx'
 import { useReadable } from '../../ui/mention-members.tsx'
 import { REACTIONS } from '../../ui/reaction-picker.tsx'
+import { ReportToggle, useReportFlow } from '../../ui/report-button.tsx'
 import { COPY_FAILED, useCopy } from '../../ui/use-copy.ts'
 import { useSecureImage } from '../../ui/use-secure-image.ts'
 import { CHAT_TEXTS } from './chat-texts.ts'
@@ -60,6 +61,7 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
   const mine = message.sender.id === userId
   const target = { kind: 'chat_message', authorId: message.sender.id } as const
   const name = message.sender.name
+  const reporting = useReportFlow({ bubleId: message.buble_id, targetType: 'chat_message', targetId: message.id })
   const react = (type: ReactionType) => void actions.react(message.id, type).catch(report('Failed to perform action'))
 
   // A long press shows the actions until a touch elsewhere.
@@ -235,6 +237,16 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
                   Delete <span className="visually-hidden">message</span>
                 </button>
               )}
+              {!mine && !message._pending && (
+                <ReportToggle
+                  reported={reporting.reported}
+                  what="message"
+                  onOpen={() => {
+                    setPressed(false)
+                    reporting.open()
+                  }}
+                />
+              )}
             </div>
             {copyFailed && (
               <p className="chat-copy-failed" role="alert">
@@ -261,6 +273,8 @@ export function ChatMessageItem(props: ChatMessageItemProps) {
           <p>The message is removed for everyone in this Buble.</p>
         </ConfirmDialog>
       )}
+      {reporting.dialog}
+      {reporting.confirmation}
     </li>
   )
 }

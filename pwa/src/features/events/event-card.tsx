@@ -93,6 +93,11 @@ export function EventCard({ event, actor, userId, online, actions, past = false,
             ? { onEdit, onDelete: remove }
             : undefined
         }
+        report={
+          event.creator_id !== actor.userId && !event._pending
+            ? { bubleId: event.buble_id, targetType: 'event', targetId: event.id }
+            : undefined
+        }
       >
         <p className="event-meta">
           {past && <span className="badge badge-muted">{EVENT_TEXTS.past}</span>}

@@ -96,6 +96,11 @@ export function PollCard({ poll, actor, memberCount, actions, onEdit }: PollCard
             ? { onEdit, onDelete: remove }
             : undefined
         }
+        report={
+          poll.creator_id !== actor.userId && !poll._pending
+            ? { bubleId: poll.buble_id, targetType: 'poll', targetId: poll.id }
+            : undefined
+        }
       />
 
       <ul className="poll-tags" aria-label={`About ${poll.question}`}>

@@ -110,6 +110,7 @@ export function StoriesWidget({ buble }: { buble: LocalBuble }) {
           mayDelete={(story) =>
             mayOnContent(actor, 'content.delete', { kind: 'story', authorId: story.author?.id ?? '' })
           }
+          mayReport={(story) => !!story.author && story.author.id !== actor.userId}
           onDelete={(story) => {
             setViewing(null)
             setDeleting(story)

@@ -74,6 +74,8 @@ const HEADLINES: Record<MutationName, string> = {
   'post.unpin': 'Failed to unpin post',
   'member.mute': 'Failed to mute member',
   'member.unmute': 'Failed to unmute member',
+  'report.create': 'Failed to send report',
+  'report.resolve': 'Failed to handle report',
 }
 
 const typed = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -109,6 +111,8 @@ function keptText(name: MutationName, args: Record<string, unknown>): string | n
     case 'poll.create':
     case 'poll.update':
       return lines(args.question, Array.isArray(args.options) ? args.options : [])
+    case 'report.create':
+      return typed(args.note)
     case 'unread.read':
     case 'invite.revoke':
     case 'buble.delete':
@@ -128,6 +132,7 @@ function keptText(name: MutationName, args: Record<string, unknown>): string | n
     case 'post.unpin':
     case 'member.mute':
     case 'member.unmute':
+    case 'report.resolve':
       return null
   }
 }

@@ -43,6 +43,7 @@ export function Comments({ postId, actor, now, actions }: CommentsProps) {
                 now={now}
                 actions={actions}
                 onDelete={() => setDeleting(comment)}
+                mayReport={comment.author.id !== actor.userId && !comment._pending}
               />
             ))}
           </ul>
@@ -79,9 +80,11 @@ interface CommentItemProps {
   now: number
   actions: WallActions
   onDelete: () => void
+  /** Someone else's comment, on the server: its "Report". */
+  mayReport: boolean
 }
 
-function CommentItem({ comment, mayEdit, mayDelete, now, actions, onDelete }: CommentItemProps) {
+function CommentItem({ comment, mayEdit, mayDelete, now, actions, onDelete, mayReport }: CommentItemProps) {
   const [editing, setEditing] = useState(false)
   const editButton = useRef<HTMLButtonElement>(null)
   const wasEditing = useRef(false)
@@ -129,6 +132,7 @@ function CommentItem({ comment, mayEdit, mayDelete, now, actions, onDelete }: Co
             editRef={editButton}
             onEdit={() => setEditing(true)}
             onDelete={onDelete}
+            report={mayReport ? { bubleId: comment.buble_id, targetType: 'comment', targetId: comment.id } : undefined}
           />
         )}
       </div>

@@ -79,6 +79,11 @@ export function PostCard({ post, actor, userId, now, actions, pinsFull = false }
             editRef={editButton}
             onEdit={() => setEditing(true)}
             onDelete={() => setDeleting(true)}
+            report={
+              post.author_id !== userId && !post._pending
+                ? { bubleId: post.buble_id, targetType: 'post', targetId: post.id }
+                : undefined
+            }
           />
         )}
       </header>
