@@ -66,6 +66,37 @@ export async function person(browser: Browser, name: string): Promise<Person & {
   return { page, context, problems, email, close: () => context.close() }
 }
 
+/** The page's access token, as the app stored it. */
+export async function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
+}
+
+/** A call of the API with the page's own session; anything but a 2xx fails the test, saying which call. */
+export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
+  const res = await page.request.fetch(`/api${path}`, {
+    method,
+    data,
+    headers: { authorization: `Bearer ${await accessToken(page)}` },
+  })
+  expect(res.ok(), `${method} ${path}: ${res.ok() ? '' : await res.text()}`).toBe(true)
+  return (await res.json()) as T
+}
+
+/** A new buble of `owner` named `name` (made unique), which each of `members` joins by an invite code. */
+export async function bubleWith(owner: Person, name: string, members: Person[]): Promise<{ id: string; slug: string }> {
+  const buble = await api<{ id: string; slug: string }>(owner.page, 'POST', '/bubles', {
+    name: `${name} ${Date.now()}`,
+  })
+  for (const member of members) {
+    const { code } = await api<{ code: string }>(owner.page, 'POST', `/bubles/${buble.id}/invites`, {})
+    await api(member.page, 'POST', `/bubles/invites/${code}/accept`)
+  }
+  return buble
+}
+
+/** The buble page's section tabs. */
+export const bubleTabs = (page: Page) => page.getByRole('navigation', { name: 'Buble sections' })
+
 /** The buble page's overflow menu button, in its title bar. */
 export const bubleMenuButton = (page: Page) => page.getByRole('button', { name: 'Buble actions' })
 

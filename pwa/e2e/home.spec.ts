@@ -1,17 +1,9 @@
 /** The home screen at phone size: a buble card follows another member's chat message, live. */
 
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { expectAccessible, inviteCode, join, person } from './helpers.ts'
+import { api, expectAccessible, inviteCode, join, person } from './helpers.ts'
 
 test.use({ viewport: { width: 360, height: 740 } })
-
-/** A call of the API with the page's own session. */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
-  const res = await page.request.fetch(`/api${path}`, { method, data, headers: { authorization: `Bearer ${token}` } })
-  expect(res.ok(), `${method} ${path}`).toBe(true)
-  return (await res.json()) as T
-}
 
 async function createBuble(page: Page, name: string) {
   await page.goto('/dashboard')

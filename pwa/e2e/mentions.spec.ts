@@ -1,30 +1,16 @@
 /** Mentions at phone size (issue 23 §1): `@` suggests members, a pick posts a mention, the member sees it and the `@` mark. */
 
-import { expect, type Page, test } from '@playwright/test'
-import { expectAccessible, person } from './helpers.ts'
+import { expect, test } from '@playwright/test'
+import { bubleTabs, bubleWith, expectAccessible, person } from './helpers.ts'
 
 test.use({ viewport: { width: 390, height: 844 } })
-
-/** A call of the API with the page's own session. */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
-  const res = await page.request.fetch(`/api${path}`, { method, data, headers: { authorization: `Bearer ${token}` } })
-  expect(res.ok(), `${method} ${path}`).toBe(true)
-  return (await res.json()) as T
-}
-
-const tabs = (page: Page) => page.getByRole('navigation', { name: 'Buble sections' })
 
 test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and his name highlighted', async ({
   browser,
 }) => {
   const ann = await person(browser, 'Ann Mention')
   const ben = await person(browser, 'Ben Mention')
-  const buble = await api<{ id: string; slug: string }>(ann.page, 'POST', '/bubles', {
-    name: `Book club ${Date.now()}`,
-  })
-  const { code } = await api<{ code: string }>(ann.page, 'POST', `/bubles/${buble.id}/invites`, {})
-  await api(ben.page, 'POST', `/bubles/invites/${code}/accept`)
+  const buble = await bubleWith(ann, 'Book club', [ben])
 
   await test.step('Ann types @ in the post composer, filters, picks Ben with the keyboard, and posts', async () => {
     await ann.page.goto(`/bubles/${buble.slug}/wall`)
@@ -44,17 +30,17 @@ test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and 
 
   await test.step('Ben sees the @ mark on the Wall tab, then his highlighted name; reading clears the mark', async () => {
     await ben.page.goto(`/bubles/${buble.slug}`)
-    const wall = tabs(ben.page).getByRole('link', { name: /^Wall/ })
+    const wall = bubleTabs(ben.page).getByRole('link', { name: /^Wall/ })
     await expect(wall).toContainText('you were mentioned')
     await expect(wall.locator('.tab-mention')).toHaveText('@you were mentioned')
     await expectAccessible(ben.page, 'the buble page with the @ mark')
     await wall.click()
     await expect(ben.page.locator('.post-content .mention')).toHaveText('@Ben Mention')
     await expect(ben.page.locator('.post-content')).toHaveText('Chapter 3 tonight, @Ben Mention bring tea')
-    await tabs(ben.page)
+    await bubleTabs(ben.page)
       .getByRole('link', { name: /^Events/ })
       .click()
-    await expect(tabs(ben.page).getByRole('link', { name: /^Wall/ })).not.toContainText('you were mentioned')
+    await expect(bubleTabs(ben.page).getByRole('link', { name: /^Wall/ })).not.toContainText('you were mentioned')
   })
 
   expect(ann.problems).toEqual([])

@@ -4,27 +4,20 @@
  * the author sees the muted banner, and a post they then try is refused with the mute's end.
  */
 
-import { expect, type Page, test } from '@playwright/test'
-import { expectAccessible, person, postBy, serviceWorkerReady } from './helpers.ts'
+import { expect, test } from '@playwright/test'
+import {
+  accessToken,
+  api,
+  bubleTabs,
+  bubleWith,
+  expectAccessible,
+  person,
+  postBy,
+  serviceWorkerReady,
+} from './helpers.ts'
 
 test.use({ viewport: { width: 390, height: 844 } })
 
-async function token(page: Page): Promise<string> {
-  return page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
-}
-
-/** A call of the API with the page's own session. */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const res = await page.request.fetch(`/api${path}`, {
-    method,
-    data,
-    headers: { authorization: `Bearer ${await token(page)}` },
-  })
-  expect(res.ok(), `${method} ${path}`).toBe(true)
-  return (await res.json()) as T
-}
-
-const tabs = (page: Page) => page.getByRole('navigation', { name: 'Buble sections' })
 const MUTED = /^You are muted in this buble until .+/
 
 test('A reports B’s post; the owner sees it grouped in Reports and mutes B for an hour; B is muted', async ({
@@ -33,13 +26,7 @@ test('A reports B’s post; the owner sees it grouped in Reports and mutes B for
   const owner = await person(browser, 'Olga Owner')
   const ann = await person(browser, 'Ann Reporter')
   const ben = await person(browser, 'Ben Loud')
-  const buble = await api<{ id: string; slug: string }>(owner.page, 'POST', '/bubles', {
-    name: `Moderated ${Date.now()}`,
-  })
-  for (const member of [ann, ben]) {
-    const { code } = await api<{ code: string }>(owner.page, 'POST', `/bubles/${buble.id}/invites`, {})
-    await api(member.page, 'POST', `/bubles/invites/${code}/accept`)
-  }
+  const buble = await bubleWith(owner, 'Moderated', [ann, ben])
   await api(ben.page, 'POST', `/wall/${buble.id}/posts`, { content: 'Buy cheap watches here' })
 
   await test.step('Ann reports Ben’s post as spam, with a note, and sees it is reported', async () => {
@@ -55,7 +42,7 @@ test('A reports B’s post; the owner sees it grouped in Reports and mutes B for
     await expect(post.getByRole('status')).toHaveText('Thanks. Your report goes to the moderators of this Buble.')
     await expect(post.getByText(/^Reported/)).toBeVisible()
     // Members without moderate_content have no Reports tab.
-    await expect(tabs(ann.page).getByRole('link', { name: /^Reports/ })).toHaveCount(0)
+    await expect(bubleTabs(ann.page).getByRole('link', { name: /^Reports/ })).toHaveCount(0)
   })
 
   await test.step('the owner sees the Reports counter, opens Reports, and finds the grouped report', async () => {
@@ -65,7 +52,7 @@ test('A reports B’s post; the owner sees it grouped in Reports and mutes B for
       )
       .toBe(1)
     await owner.page.goto(`/bubles/${buble.slug}`)
-    const reports = tabs(owner.page).getByRole('link', { name: /^Reports/ })
+    const reports = bubleTabs(owner.page).getByRole('link', { name: /^Reports/ })
     await expect(reports).toContainText('1 unread')
     await reports.click()
     const group = owner.page.getByRole('article', { name: /Post by Ben Loud/ })
@@ -94,7 +81,7 @@ test('A reports B’s post; the owner sees it grouped in Reports and mutes B for
     await expect(ben.page.getByRole('textbox', { name: 'Write a post' })).toHaveCount(0)
     const refused = await ben.page.request.post(`/api/wall/${buble.id}/posts`, {
       data: { content: 'Still here' },
-      headers: { authorization: `Bearer ${await token(ben.page)}` },
+      headers: { authorization: `Bearer ${await accessToken(ben.page)}` },
     })
     expect(refused.status()).toBe(403)
     expect((await refused.json()).message).toMatch(MUTED)
@@ -117,13 +104,7 @@ test('a report offline goes once back online; the owner deletes the post from Re
   const owner = await person(browser, 'Olga Owner')
   const ann = await person(browser, 'Ann Reporter')
   const ben = await person(browser, 'Ben Loud')
-  const buble = await api<{ id: string; slug: string }>(owner.page, 'POST', '/bubles', {
-    name: `Deleted ${Date.now()}`,
-  })
-  for (const member of [ann, ben]) {
-    const { code } = await api<{ code: string }>(owner.page, 'POST', `/bubles/${buble.id}/invites`, {})
-    await api(member.page, 'POST', `/bubles/invites/${code}/accept`)
-  }
+  const buble = await bubleWith(owner, 'Deleted', [ann, ben])
   await api(ben.page, 'POST', `/wall/${buble.id}/posts`, { content: 'Something nasty' })
 
   await test.step('Ann reports it offline; it is sent once she is back online', async () => {

@@ -4,8 +4,10 @@
  * the banner says until when, the composer gives way; Unmute gives it back.
  */
 
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import {
+  bubleTabs,
+  bubleWith,
   countOnServer,
   expectAccessible,
   type Person,
@@ -17,15 +19,6 @@ import {
 
 test.use({ viewport: { width: 390, height: 844 } })
 
-/** A call of the API with the page's own session. */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
-  const res = await page.request.fetch(`/api${path}`, { method, data, headers: { authorization: `Bearer ${token}` } })
-  expect(res.ok(), `${method} ${path}`).toBe(true)
-  return (await res.json()) as T
-}
-
-const tabs = (page: Page) => page.getByRole('navigation', { name: 'Buble sections' })
 const MUTED = /^You are muted in this buble until \w{3} \d{1,2} \w{3}( \d{4})?, \d\d:\d\d CES?T$/
 
 /** The browser reports the requests it could not make offline; the app itself logged nothing. */
@@ -37,11 +30,7 @@ test('the owner mutes Ben for a day; his offline post is refused with the words,
 }) => {
   const ann = await person(browser, 'Ann Owner')
   const ben = await person(browser, 'Ben Muted')
-  const buble = await api<{ id: string; slug: string }>(ann.page, 'POST', '/bubles', {
-    name: `Quiet club ${Date.now()}`,
-  })
-  const { code } = await api<{ code: string }>(ann.page, 'POST', `/bubles/${buble.id}/invites`, {})
-  await api(ben.page, 'POST', `/bubles/invites/${code}/accept`)
+  const buble = await bubleWith(ann, 'Quiet club', [ben])
 
   await test.step('Ben, offline, writes a post: it waits on his device', async () => {
     await ben.page.goto(`/bubles/${buble.slug}/wall`)
@@ -55,7 +44,7 @@ test('the owner mutes Ben for a day; his offline post is refused with the words,
 
   await test.step('Ann opens Ben in the members tab and mutes him for a day', async () => {
     await ann.page.goto(`/bubles/${buble.slug}`)
-    await tabs(ann.page)
+    await bubleTabs(ann.page)
       .getByRole('link', { name: /^Members/ })
       .click()
     await ann.page.getByRole('button', { name: 'Manage Ben Muted' }).click()

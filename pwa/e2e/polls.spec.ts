@@ -1,16 +1,8 @@
-import { expect, type Page, test } from '@playwright/test'
-import { person } from './helpers.ts'
+import { expect, test } from '@playwright/test'
+import { api, person } from './helpers.ts'
 
 // Polls people trust (issue 23 §4, docs/decisions/0098), at phone width.
 test.use({ viewport: { width: 360, height: 740 } })
-
-/** A call of the API with the page's own session. */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
-  const res = await page.request.fetch(`/api${path}`, { method, data, headers: { authorization: `Bearer ${token}` } })
-  expect(res.ok(), await res.text()).toBe(true)
-  return (await res.json()) as T
-}
 
 test('a secret poll of several choices with a closing time: vote once, the choice is kept nowhere, results wait for the close', async ({
   browser,

@@ -1,6 +1,6 @@
 import { occurrences } from '@buble/shared/recurrence'
-import { expect, type Page, test } from '@playwright/test'
-import { person } from './helpers.ts'
+import { expect, test } from '@playwright/test'
+import { api, person } from './helpers.ts'
 
 // Recurring events (issue 23 §3, decision 97) at phone width, on a Stockholm clock.
 test.use({ timezoneId: 'Europe/Stockholm', viewport: { width: 360, height: 740 } })
@@ -14,12 +14,6 @@ interface ServerEvent {
 }
 
 /** A call to the API with the page's own session. */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token)
-  const res = await page.request.fetch(`/api${path}`, { method, data, headers: { authorization: `Bearer ${token}` } })
-  expect(res.ok()).toBe(true)
-  return (await res.json()) as T
-}
 
 const YEAR = new Date().getFullYear() + 1
 

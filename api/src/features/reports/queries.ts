@@ -12,7 +12,8 @@ import type {
   ReportReason,
   ReportTargetType,
 } from '@buble/shared/reports'
-import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../db/client.ts'
 import {
   bubles,
@@ -38,60 +39,46 @@ export interface ReportedContent {
 
 const cut = (text: string) => (text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text)
 
+/** Where each kind of reportable content keeps its buble, its author and the text the queue shows. */
+const CONTENT_OF: Record<
+  ReportTargetType,
+  { table: PgTable; id: PgColumn; bubleId: PgColumn; authorId: PgColumn; text: PgColumn | SQL<string> }
+> = {
+  post: { table: posts, id: posts.id, bubleId: posts.bubleId, authorId: posts.authorId, text: posts.content },
+  comment: {
+    table: comments,
+    id: comments.id,
+    bubleId: comments.bubleId,
+    authorId: comments.authorId,
+    text: comments.content,
+  },
+  chat_message: {
+    table: chatMessages,
+    id: chatMessages.id,
+    bubleId: chatMessages.bubleId,
+    authorId: chatMessages.senderId,
+    text: chatMessages.content,
+  },
+  story: {
+    table: stories,
+    id: stories.id,
+    bubleId: stories.bubleId,
+    authorId: stories.authorId,
+    text: sql<string>`case when ${stories.mediaType} = 'image' then 'An image story' else 'A video story' end`,
+  },
+  event: { table: events, id: events.id, bubleId: events.bubleId, authorId: events.creatorId, text: events.title },
+  poll: { table: polls, id: polls.id, bubleId: polls.bubleId, authorId: polls.creatorId, text: polls.question },
+}
+
 /** The reported row of any kind, or null when there is none. */
 export async function findContent(db: Executor, type: ReportTargetType, id: string): Promise<ReportedContent | null> {
-  const one = async (rows: Promise<{ bubleId: string; authorId: string; text: string }[]>) => {
-    const [row] = await rows
-    return row ? { bubleId: row.bubleId, authorId: row.authorId, excerpt: cut(row.text) } : null
-  }
-  switch (type) {
-    case 'post':
-      return one(
-        db
-          .select({ bubleId: posts.bubleId, authorId: posts.authorId, text: posts.content })
-          .from(posts)
-          .where(eq(posts.id, id)),
-      )
-    case 'comment':
-      return one(
-        db
-          .select({ bubleId: comments.bubleId, authorId: comments.authorId, text: comments.content })
-          .from(comments)
-          .where(eq(comments.id, id)),
-      )
-    case 'chat_message':
-      return one(
-        db
-          .select({ bubleId: chatMessages.bubleId, authorId: chatMessages.senderId, text: chatMessages.content })
-          .from(chatMessages)
-          .where(eq(chatMessages.id, id)),
-      )
-    case 'story':
-      return one(
-        db
-          .select({
-            bubleId: stories.bubleId,
-            authorId: stories.authorId,
-            text: sql<string>`case when ${stories.mediaType} = 'image' then 'An image story' else 'A video story' end`,
-          })
-          .from(stories)
-          .where(eq(stories.id, id)),
-      )
-    case 'event':
-      return one(
-        db
-          .select({ bubleId: events.bubleId, authorId: events.creatorId, text: events.title })
-          .from(events)
-          .where(eq(events.id, id)),
-      )
-    case 'poll':
-      return one(
-        db
-          .select({ bubleId: polls.bubleId, authorId: polls.creatorId, text: polls.question })
-          .from(polls)
-          .where(eq(polls.id, id)),
-      )
-  }
+  const { table, id: idColumn, bubleId, authorId, text } = CONTENT_OF[type]
+  const [row] = await db
+    .select({ bubleId: sql<string>`${bubleId}`, authorId: sql<string>`${authorId}`, text: sql<string>`${text}` })
+    .from(table)
+    .where(eq(idColumn, id))
+    .limit(1)
+  return row ? { bubleId: row.bubleId, authorId: row.authorId, excerpt: cut(row.text) } : null
 }
 
 const iso = (date: Date) => date.toISOString()
