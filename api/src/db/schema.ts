@@ -169,7 +169,7 @@ export const webauthnChallenges = pgTable(
     origin: text('origin').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt)],
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt), index('webauthn_challenges_user_idx').on(t.userId)],
 )
 
 /** Stored files: who owns each and, for buble files, which buble may read it. */
@@ -849,6 +849,7 @@ export const reports = pgTable(
       .where(sql`${t.resolvedAt} is null`),
     index('reports_buble_open_idx').on(t.bubleId, t.createdAt).where(sql`${t.resolvedAt} is null`),
     index('reports_target_idx').on(t.targetType, t.targetId),
+    index('reports_author_idx').on(t.authorId),
     index('reports_buble_added_idx').on(t.bubleId, t.addedVersion),
     index('reports_open_created_idx').on(t.createdAt, t.id).where(sql`${t.resolvedAt} is null`),
   ],
@@ -877,6 +878,7 @@ export const moderationActions = pgTable(
   },
   (t) => [
     index('moderation_actions_buble_created_idx').on(t.bubleId, t.createdAt),
+    index('moderation_actions_moderator_idx').on(t.moderatorId),
     index('moderation_actions_author_idx').on(t.authorId, t.createdAt).where(sql`${t.authorId} is not null`),
   ],
 )

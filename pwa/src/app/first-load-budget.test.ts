@@ -48,12 +48,14 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }))
  * Issue 24 §1 (reports) added on top, measured: report.create / report.resolve in the catalogue (the
  * device checks every queued mutation with their schemas), the Reports tab's entry and the names of its
  * lazy chunks (the section, the report button and dialog, the admin tab load lazily): dashboard
- * 200.2 → 200.7 KiB, buble page 215.6 → 216.4 KiB.
+ * 200.2 → 200.7 KiB, buble page 215.6 → 216.4 KiB. All four parts of issue 24 merged (§4 adds the
+ * app's handling of a session signed out elsewhere to every page), measured in CI: dashboard 201.1 KiB,
+ * buble page 216.8 KiB.
  */
 const CEILINGS: Record<string, number> = {
   '/login': BUDGET_BYTES + 512,
-  '/dashboard': 201 * 1024,
-  '/bubles/:slug': 216.5 * 1024,
+  '/dashboard': 201.5 * 1024,
+  '/bubles/:slug': 217 * 1024,
 }
 
 test.each(Object.keys(ROUTES))('the first load of %s stays within its gzipped budget', (route) => {
