@@ -48,7 +48,7 @@ test('add a passkey, sign in with it alone, remove the password; the last passke
 
   const signOut = async () => {
     await page.goto('/profile')
-    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
   }
   const passkeySignIn = () =>
     page.waitForResponse((res) => res.url().endsWith('/api/auth/passkeys/login') && res.status() === 200)

@@ -7,19 +7,9 @@
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { forgetDevicePush } from '../push/push-subscription.ts'
-import type { ApiClient } from '../session/api-client.ts'
 import { useServices } from '../session/session-context.tsx'
 import { useDevice } from './data-context.tsx'
 import { forgetUserFiles } from './file-cache.ts'
-
-const LOGOUT_WAIT_MS = 2000
-
-async function endServerSession(api: ApiClient): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const told = api.delete('/users/sessions/current').catch(() => {})
-  await Promise.race([told, new Promise((resolve) => (timer = setTimeout(resolve, LOGOUT_WAIT_MS)))])
-  clearTimeout(timer)
-}
 
 export function useSignOut() {
   const device = useDevice()
@@ -36,15 +26,17 @@ export function useSignOut() {
     }
     // This browser's push subscription goes too, while the token still lets the server be told.
     await forgetDevicePush(api).catch(() => {})
-    // Then the session itself ends on the server, so its token is dead even if a copy was kept. Offline
-    // it stays in the account's list until it expires (decision 103); the user is not kept waiting.
-    await endServerSession(api)
     // The files the service worker kept of the user's bubles go now; the database is deleted as it
     // closes, once the signed-in screens have gone.
     if ('caches' in window) await forgetUserFiles(caches, device.userId).catch(() => {})
     device.forgetOnClose()
+    const { token } = session.getState()
     session.logout()
     navigate('/login', { replace: true })
+    // Then the session ends on the server, so its token is dead even if a copy was kept; only now, so
+    // that no call of the screens still open goes out with a token the server has ended. Offline it
+    // stays in the account's list until it expires (decision 103); the user is not kept waiting.
+    if (token) void api.endServerSession(token)
   }
 
   return { signOut, unsynced, keepSignedIn: () => setUnsynced(null) }

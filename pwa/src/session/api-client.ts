@@ -42,6 +42,8 @@ export interface RequestOptions {
    * Lighthouse) waits for every high-priority request to finish.
    */
   priority?: RequestPriority
+  /** The request outlives the page (a sign-out told to the server as the app moves on). */
+  keepalive?: boolean
   /** Headers of the caller's own (the buble a file belongs to, say); never the token or Accept. */
   headers?: Record<string, string>
 }
@@ -125,13 +127,14 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
       headers['Content-Type'] = 'application/json'
       body = JSON.stringify(options.json)
     }
-    const { signal, priority } = options
+    const { signal, priority, keepalive } = options
     return fetchFn(urlOf(path), {
       method: options.method ?? 'GET',
       headers,
       body,
       signal,
       ...(priority ? { priority } : {}),
+      ...(keepalive ? { keepalive } : {}),
     })
   }
 
@@ -196,5 +199,15 @@ export function createApiClient({ session, fetch: fetchFn, redirectToLogin, onli
      * cut off while read (the sync engine: the server answered) from no answer at all.
      */
     exchange: (path: string, options: RequestOptions = {}) => exchange(path, options),
+    /**
+     * Ends on the server the session `token` belonged to, once this device has let it go: no call of
+     * the app can carry that token after the server ended it (its 401 would read as a sign-out from
+     * another device). Nothing to wait for: a failure (offline) leaves it to expire (decision 103).
+     */
+    endServerSession: (token: string): Promise<void> =>
+      send('/users/sessions/current', { method: 'DELETE', keepalive: true }, token).then(
+        () => {},
+        () => {},
+      ),
   }
 }
