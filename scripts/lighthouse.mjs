@@ -125,7 +125,7 @@ async function signedInProfile(url, dir, { email, password }) {
     await page.goto(`${url}/login`)
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password').fill(password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await page.getByRole('heading', { name: 'Your Bubles' }).waitFor()
     // A same-origin page that runs none of the app, so nothing writes while the rest is cleared.
     await page.goto(`${url}/api/health`)
