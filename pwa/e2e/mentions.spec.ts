@@ -8,7 +8,7 @@ import { bubleTabs, bubleWith, expectAccessible, person } from './helpers.ts'
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true })
 
-test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and his name highlighted', async ({
+test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and his name highlighted; his chat answer, Ann tapped in the list, marks her Chat button', async ({
   browser,
 }) => {
   const ann = await person(browser, 'Ann Mention')
