@@ -1,11 +1,14 @@
-/** Mentions at phone size (issue 23 §1): `@` suggests members, a pick posts a mention, the member sees it and the `@` mark. */
+/**
+ * Mentions at phone size (issue 23 §1): `@` suggests members in a post (keyboard) and in the chat
+ * (touch), a pick writes a mention, the member sees it by name and the `@` mark until they read it.
+ */
 
 import { expect, test } from '@playwright/test'
 import { bubleTabs, bubleWith, expectAccessible, person } from './helpers.ts'
 
-test.use({ viewport: { width: 390, height: 844 } })
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true })
 
-test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and his name highlighted', async ({
+test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and his name highlighted; his chat answer, Ann tapped in the list, marks her Chat button', async ({
   browser,
 }) => {
   const ann = await person(browser, 'Ann Mention')
@@ -41,6 +44,28 @@ test('Ann types @, picks Ben and posts; Ben sees the @ mark on the wall tab and 
       .getByRole('link', { name: /^Events/ })
       .click()
     await expect(bubleTabs(ben.page).getByRole('link', { name: /^Wall/ })).not.toContainText('you were mentioned')
+  })
+
+  await test.step('Ben answers in the chat, tapping Ann in the list; her Chat button shows @ until she opens it', async () => {
+    await ben.page.getByRole('button', { name: /^Chat/ }).click()
+    const field = ben.page.getByRole('textbox', { name: 'Write a message' })
+    await expect(field).toBeFocused()
+    await field.pressSequentially('See you there @an')
+    await ben.page
+      .getByRole('listbox', { name: 'Members to mention' })
+      .getByRole('option', { name: '@Ann Mention' })
+      .tap()
+    await expect(field).toHaveValue('See you there @Ann Mention ')
+    await expect(field).toBeFocused()
+    await field.press('Enter')
+    await expect(field).toHaveValue('')
+
+    const chat = ann.page.getByRole('button', { name: /^Chat/ })
+    await expect(chat.locator('.tab-mention')).toHaveText('@you were mentioned')
+    await chat.click()
+    await expect(ann.page.locator('.chat-text .mention')).toHaveText('@Ann Mention')
+    await ann.page.getByRole('button', { name: 'Close chat' }).click()
+    await expect(ann.page.getByRole('button', { name: 'Chat', exact: true })).toBeVisible()
   })
 
   expect(ann.problems).toEqual([])

@@ -178,6 +178,29 @@ describe.each(backends())('mentions on %s', (backend) => {
     expect(await pushed(ana, bo, cy)).toEqual([])
   })
 
+  test('editing a post or a comment, over REST or the sync push, pushes and marks only the members it newly mentions', async () => {
+    const ana = await user('Ana')
+    const bo = await user('Bo')
+    const cy = await user('Cy')
+    const id = await buble(ana, 'Wall editors', bo, cy)
+    const post = await call(ana, 'POST', `/api/wall/${id}/posts`, { content: 'Plans' }, 201)
+    const comment = await call(ana, 'POST', `/api/wall/posts/${post.id}/comments`, { content: 'More plans' }, 201)
+    await pushed(ana, bo, cy)
+    expect([await mark(bo, id, 'wall'), await mark(cy, id, 'wall')]).toEqual([false, false])
+
+    await call(ana, 'PUT', `/api/wall/posts/${post.id}`, { content: `Plans for ${at(bo)}` })
+    expect(await pushed(ana, bo, cy)).toEqual([['Bo', 'Ana mentioned you in Wall editors', 'Plans for @Bo']])
+    expect([await mark(bo, id, 'wall'), await mark(cy, id, 'wall')]).toEqual([true, false])
+
+    const edits = await push(h, ana.token, [
+      mutation('post.update', { id: post.id, content: `Plans for ${at(bo)}, again` }),
+      mutation('comment.update', { id: comment.id, content: `More plans, ${at(cy)}` }),
+    ])
+    expect(edits.map((r) => r.status)).toEqual(['applied', 'applied'])
+    expect(await pushed(ana, bo, cy)).toEqual([['Cy', 'Ana mentioned you in Wall editors', 'More plans, @Cy']])
+    expect(await mark(cy, id, 'wall')).toBe(true)
+  })
+
   test('through the sync push: posts, comments and messages mention, and the mark reaches the device and clears', async () => {
     const ana = await user('Ana')
     const bo = await user('Bo')

@@ -5,11 +5,13 @@
  * rows give the tab its `@` mark (the unread feature reads them) and the ids get the push.
  */
 
-import { mentionedIds } from '@buble/shared/mentions'
+import { hasMentions, memberNames, mentionedIds, renderMentions } from '@buble/shared/mentions'
 import type { ContentType } from '@buble/shared/unread'
 import { sql } from 'drizzle-orm'
+import type { Executor } from '../db/client.ts'
 import type { UserRow } from './accounts.ts'
 import type { ContentAddedBus } from './content-added.ts'
+import { rowsOf } from './sql-json.ts'
 import { NEXT_VERSION, pgUuidArray, type SyncWriter } from './sync-writes.ts'
 
 export interface MentioningContent {
@@ -52,4 +54,21 @@ export async function mention(
     body: content.text,
   })
   return userIds
+}
+
+/**
+ * Texts of one buble as people read them: each member's token as `@Name` (their name now), anyone
+ * else's as `@someone`. One read of the mentioned members' names, only when a text has a token.
+ */
+export async function readableTexts(db: Executor, bubleId: string, texts: readonly string[]): Promise<string[]> {
+  if (!texts.some(hasMentions)) return [...texts]
+  const ids = [...new Set(texts.flatMap(mentionedIds))]
+  const rows = rowsOf<{ id: string; name: string }>(
+    await db.execute(
+      sql`select u.id, u.name from memberships m join users u on u.id = m.user_id
+        where m.buble_id = ${bubleId} and m.user_id = any(${pgUuidArray(ids)})`,
+    ),
+  )
+  const nameOf = memberNames(rows)
+  return texts.map((text) => renderMentions(text, nameOf))
 }

@@ -1,4 +1,5 @@
 import type { LocalRow } from '@buble/shared/device-rows'
+import { mentionToken } from '@buble/shared/mentions'
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { type DeviceDb, openDeviceDb } from './device-db.ts'
@@ -81,4 +82,26 @@ test('markup in content is only text, and a query of no words finds nothing', as
   expect(hit?.snippet.text).toBe('Book club: <b>Moby</b> Dick')
   expect(marked(hit!)).toEqual(['Moby'])
   expect(await searchDevice(db, 'b1', '<>!')).toEqual([])
+})
+
+test('a mention is searched and shown as the member is called now, never as its stored id', async () => {
+  const BO = '0190a0b0-0000-7000-8000-0000000000b0'
+  const GONE = '0190a0b0-0000-7000-8000-00000000dead'
+  await db.members.put(
+    row({ id: `b1:${BO}`, buble_id: 'b1', user_id: BO, user: { name: 'Bo Renamed', avatar_url: null } }),
+  )
+  await db.chat_messages.put(
+    row({
+      id: 'm2',
+      buble_id: 'b1',
+      content: `Sauna with ${mentionToken(BO)} and ${mentionToken(GONE)}`,
+      sender: ana,
+      created_at: at(7),
+    }),
+  )
+  const [hit] = await searchDevice(db, 'b1', 'sauna')
+  expect(hit?.snippet.text).toBe('Sauna with @Bo Renamed and @someone')
+  expect((await searchDevice(db, 'b1', 'renamed')).map(marked)).toEqual([['Renamed']])
+  expect(await searchDevice(db, 'b1', '0190a0b0')).toEqual([])
+  expect(await searchDevice(db, 'b1', 'dead')).toEqual([])
 })

@@ -7,6 +7,7 @@
 import type { MemberRef } from '@buble/shared/bubles'
 import type { ChatMessage } from '@buble/shared/chat'
 import type { BubleEvent } from '@buble/shared/events'
+import { hasMentions, memberNames, mentionedIds, renderMentions } from '@buble/shared/mentions'
 import type { Poll } from '@buble/shared/polls'
 import { matchText, type SearchHit, type SearchKind, searchWords, snippetAround } from '@buble/shared/search'
 import type { Comment, Post } from '@buble/shared/wall'
@@ -25,6 +26,17 @@ interface Searchable {
   text: string
   author: MemberRef
   created_at: string
+}
+
+/**
+ * The rows with their texts as people read them (decision 94): a mention is `@Name` (the member's name
+ * now, so searching the name finds it), never its stored `<@id>`; anyone else's is `@someone`.
+ */
+async function readable(db: DeviceDb, bubleId: string, rows: Searchable[]): Promise<Searchable[]> {
+  const ids = rows.flatMap((row) => (hasMentions(row.text) ? mentionedIds(row.text) : []))
+  if (ids.length === 0) return rows
+  const nameOf = memberNames([...(await currentMemberRefs(db, bubleId, ids)).values()])
+  return rows.map((row) => (hasMentions(row.text) ? { ...row, text: renderMentions(row.text, nameOf) } : row))
 }
 
 const joined = (...parts: (string | null | undefined)[]) => parts.filter((part) => part).join('\n')
@@ -95,7 +107,7 @@ export async function searchDevice(
   const words = searchWords(query)
   if (words.length === 0) return []
   const found: { row: Searchable; marks: [number, number][] }[] = []
-  for (const row of await searchables(db, bubleId)) {
+  for (const row of await readable(db, bubleId, await searchables(db, bubleId))) {
     const marks = matchText(row.text, words)
     if (marks) found.push({ row, marks })
   }

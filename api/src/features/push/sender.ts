@@ -6,7 +6,7 @@
  * push service answers 404 or 410 for. Nothing here can block or fail the write: errors are logged.
  */
 
-import { hasMentions, memberNames, mentionedIds, mentionPushTitle, renderMentions } from '@buble/shared/mentions'
+import { mentionPushTitle } from '@buble/shared/mentions'
 import type { UnreadPush } from '@buble/shared/push'
 import type { ContentType } from '@buble/shared/unread'
 import { eq, sql } from 'drizzle-orm'
@@ -15,6 +15,7 @@ import type { Executor } from '../../db/client.ts'
 import { pushSubscriptions } from '../../db/schema.ts'
 import type { Deps } from '../../deps.ts'
 import type { ContentAdded, ContentAddedBus, Mentioned } from '../../lib/content-added.ts'
+import { readableTexts } from '../../lib/mentions.ts'
 import { pgUuidArray } from '../../lib/sync-writes.ts'
 import { pushAudiences, type Recipient } from './audiences.ts'
 import { createDeliverer } from './delivery.ts'
@@ -81,15 +82,8 @@ export function pushSender(
   const audiences = pushAudiences(deps)
 
   /** A text as its reader sees it: each mention with the member's name now (a read only when it mentions). */
-  async function readable(bubleId: string, text: string): Promise<string> {
-    if (!hasMentions(text)) return text
-    const ids = mentionedIds(text)
-    const rows = (await db.execute(
-      sql`select u.id, u.name from memberships m join users u on u.id = m.user_id
-        where m.buble_id = ${bubleId} and m.user_id = any(${pgUuidArray(ids)})`,
-    )) as unknown as { rows: { id: string; name: string }[] }
-    return renderMentions(text, memberNames(rows.rows))
-  }
+  const readable = async (bubleId: string, text: string): Promise<string> =>
+    (await readableTexts(db, bubleId, [text]))[0]!
 
   /** One payload per user, queued for each of their subscriptions. */
   async function send(

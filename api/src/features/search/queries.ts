@@ -19,6 +19,8 @@ export interface SearchRow {
   post_id: string | null
   /** The snippet with the matching words between MARK_OPEN and MARK_CLOSE. */
   marked: string
+  /** The whole text, only when it holds a mention token (`<@id>`): its snippet is made again, by name. */
+  doc: string | null
   created_at: string
   /** created_at to the microsecond, for the next page's cursor. */
   cursor_at: string
@@ -83,10 +85,22 @@ export async function searchBuble(
     ),
     top as (select * from hits order by created_at desc, id desc limit ${limit})
     select t.kind, t.id, t.post_id, ${headline(sql`t.doc`, q)} as marked,
+      case when strpos(t.doc, '<@') > 0 then t.doc end as doc,
       to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
       to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
       u.id as author_id, u.name as author_name, u.avatar_url as author_avatar
     from top t join users u on u.id = t.who
     order by t.created_at desc, t.id desc`)
   return rowsOf<SearchRow>(result)
+}
+
+/**
+ * Snippets of `docs` (texts as people read them: mentions by name) for `text`, in order. A stored
+ * mention is `<@id>`, which the parser reads as a few words: its snippet would show the id, or half of it.
+ */
+export async function headlines(db: Executor, docs: readonly string[], text: string): Promise<string[]> {
+  const result = await db.execute(sql`select ${headline(sql`x.doc`, query(text))} as marked
+    from jsonb_array_elements_text(${JSON.stringify(docs)}::jsonb) with ordinality as x(doc, n)
+    order by x.n`)
+  return rowsOf<{ marked: string }>(result).map((row) => row.marked)
 }

@@ -1,3 +1,4 @@
+import { mentionToken } from '@buble/shared/mentions'
 import type { SearchHit, SearchPage } from '@buble/shared/search'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { backends } from '../../testing/databases.ts'
@@ -101,7 +102,7 @@ describe.each(backends())('search on %s', (backend) => {
     expect((await q(other.owner, other.bubleId, 'secret')).results).toEqual([])
   })
 
-  test('deleted posts, comments and chat messages are never found', async () => {
+  test('deleted posts, comments, chat messages, events and polls are never found', async () => {
     const kept = await post(c.creator, c.bubleId, 'Rhubarb pie recipe')
     const gone = await post(c.creator, c.bubleId, 'Rhubarb jam')
     const comment = await expectStatus(
@@ -112,10 +113,26 @@ describe.each(backends())('search on %s', (backend) => {
       await call(c.member, 'POST', `/api/chat/${c.bubleId}/messages`, { content: 'rhubarb season' }),
       201,
     )
-    expect((await q(c.member, c.bubleId, 'rhubarb')).results).toHaveLength(4)
+    const event = await expectStatus(
+      await call(c.creator, 'POST', `/api/bubles/${c.bubleId}/events`, {
+        title: 'Rhubarb picking',
+        event_time: new Date(h().clock.now.getTime() + 86_400_000).toISOString(),
+      }),
+      201,
+    )
+    const poll = await expectStatus(
+      await call(c.creator, 'POST', `/api/bubles/${c.bubleId}/polls`, {
+        question: 'Pie or crumble?',
+        options: ['Rhubarb pie', 'Rhubarb crumble'],
+      }),
+      201,
+    )
+    expect((await q(c.member, c.bubleId, 'rhubarb')).results).toHaveLength(6)
     await expectStatus(await call(c.creator, 'DELETE', `/api/wall/posts/${gone.id}`), 204)
     await expectStatus(await call(c.member, 'DELETE', `/api/wall/comments/${comment.id}`), 204)
     await expectStatus(await call(c.member, 'DELETE', `/api/chat/messages/${chat.id}`), 204)
+    await expectStatus(await call(c.creator, 'DELETE', `/api/events/${event.id}`), 204)
+    await expectStatus(await call(c.creator, 'DELETE', `/api/polls/${poll.id}`), 204)
     expect((await q(c.member, c.bubleId, 'rhubarb')).results.map((hit) => hit.id)).toEqual([kept.id])
   })
 
@@ -157,6 +174,34 @@ describe.each(backends())('search on %s', (backend) => {
     // ts_headline leaves HTML-like tags out (a space each): what remains is plain text, marked by offsets.
     expect(hit!.snippet.text).toBe(' alert("x")   mango   mango ')
     expect(marked(hit!)).toEqual(['mango', 'mango'])
+  })
+
+  test('a mention shows in a snippet as the member is called now, never as its stored id or a piece of it', async () => {
+    const named = c.moderator
+    const id = named.id
+    await expectStatus(await call(named, 'PUT', '/api/users/profile', { name: 'Saga Renamed' }), 200)
+    const short = await post(
+      c.creator,
+      c.bubleId,
+      `Ask ${mentionToken(id)} and ${mentionToken(c.outsider.id)} about the sauna`,
+    )
+    // A snippet is a window of about 30 words: the mention sits where the window starts.
+    const words = (from: number, n: number) => Array.from({ length: n }, (_, i) => `w${from + i}`).join(' ')
+    const long = await post(
+      c.creator,
+      c.bubleId,
+      `${words(1, 20)} ${mentionToken(id)} ${words(30, 16)} sauna ${words(60, 10)}`,
+    )
+
+    const hits = (await q(c.member, c.bubleId, 'sauna')).results
+    expect(hits.map((hit) => hit.id)).toEqual([long.id, short.id])
+    expect(hits[1]!.snippet.text).toBe('Ask @Saga Renamed and @someone about the sauna')
+    for (const hit of hits) {
+      expect(marked(hit)).toEqual(['sauna'])
+      expect(hit.snippet.text).not.toMatch(/<@|>|0{4}|[0-9a-f]{8}/)
+      expect(hit.snippet.text).not.toContain(id.slice(-12))
+    }
+    expect(hits[0]!.snippet.text).toContain('sauna w60')
   })
 
   test('bad queries are 400s naming the field', async () => {
