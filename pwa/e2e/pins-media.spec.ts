@@ -184,3 +184,55 @@ test('on a phone: the owner grants Pin posts in the member modal, and that membe
   await olga.close()
   await mo.close()
 })
+
+test('on a phone: the Media tab fetches only the files near the screen, and the next page when its end comes near', async ({
+  browser,
+}) => {
+  const pia = await person(browser, 'Pia Pager')
+  const page = pia.page
+  const buble = await bubleWith(pia, 'Many photos', [])
+  const token = (await storedSession(page)).state.token
+  // Thirty photos: more than a page (24), more than a phone's screen shows.
+  for (let n = 0; n < 30; n++) {
+    const up = await page.request.post('/api/uploads/image', {
+      headers: { authorization: `Bearer ${token}` },
+      multipart: {
+        buble_id: buble.id,
+        file: {
+          name: `photo-${n}.png`,
+          mimeType: 'image/png',
+          buffer: await png(`#${(n * 8).toString(16).padStart(2, '0')}4488`),
+        },
+      },
+    })
+    expect(up.status()).toBe(201)
+    await api(page, 'POST', `/wall/${buble.id}/posts`, { content: `Photo ${n}`, image_url: (await up.json()).url })
+  }
+  const pages: string[] = []
+  page.on('request', (request) => {
+    if (/\/api\/bubles\/[^/]+\/media/.test(request.url())) pages.push(new URL(request.url()).search)
+  })
+
+  await page.goto(`/bubles/${buble.slug}`)
+  await bubleTabs(page).getByRole('link', { name: 'Media' }).click()
+  const tiles = page.getByRole('region', { name: 'Media' }).getByRole('button', { name: /^Photo by Pia Pager/ })
+  await expect(tiles).toHaveCount(24)
+  await expect(tiles.first().locator('img')).toBeVisible()
+  // The tiles below the screen have not fetched their files, and the second page waits.
+  const withImage = () => tiles.evaluateAll((all) => all.filter((tile) => tile.querySelector('img')).length)
+  expect(await withImage()).toBeLessThan(24)
+  await expect(tiles.last().locator('img')).toHaveCount(0)
+  expect(pages).toEqual([''])
+
+  // Scrolled to the end: the next page comes by itself, and the files of the tiles now near load.
+  await tiles.last().scrollIntoViewIfNeeded()
+  await expect(tiles).toHaveCount(30)
+  expect(pages).toHaveLength(2)
+  expect(pages[1]).toMatch(/^\?before=/)
+  await tiles.last().scrollIntoViewIfNeeded()
+  await expect(tiles.last().locator('img')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0)
+
+  expect(pia.problems).toEqual([])
+  await pia.close()
+})
