@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { api, person } from './helpers.ts'
+import { api, person, serviceWorkerReady } from './helpers.ts'
 
 // Polls people trust (issue 23 §4, docs/decisions/0098), at phone width.
 test.use({ viewport: { width: 360, height: 740 } })
@@ -55,5 +55,54 @@ test('a secret poll of several choices with a closing time: vote once, the choic
   const [poll] = await api<Record<string, unknown>[]>(page, 'GET', `/bubles/${buble.id}/polls`)
   expect(poll).toMatchObject({ userVote: null, userVotes: [], totalVotes: null, votersCount: 1, secret: true })
   expect(ann.problems).toEqual([])
+  await ann.close()
+})
+
+test('a vote made offline and sent after the poll closed is refused with when it closed, taken back, and kept as not saved', async ({
+  browser,
+}) => {
+  const ann = await person(browser, 'Olle Offline')
+  const page = ann.page
+  const buble = await api<{ id: string; slug: string }>(page, 'POST', '/bubles', { name: `Late votes ${Date.now()}` })
+  // Closes soon after the page is ready; the browser and the server share this machine's clock.
+  const closesAt = Date.now() + 25_000
+  await api(page, 'POST', `/bubles/${buble.id}/polls`, {
+    question: 'Pizza or pasta?',
+    options: ['Pizza', 'Pasta'],
+    closes_at: new Date(closesAt).toISOString(),
+  })
+  await page.goto(`/bubles/${buble.slug}/polls`)
+  const card = page.getByRole('article', { name: 'Pizza or pasta?' })
+  await expect(card.getByText(/^Closes /)).toBeVisible()
+  await serviceWorkerReady(page)
+  await expect(page.getByRole('button', { name: 'Synced' })).toBeVisible()
+
+  await ann.context.setOffline(true)
+  await card.getByRole('button', { name: 'Pizza' }).click()
+  await page.getByRole('dialog', { name: 'Confirm vote' }).getByRole('button', { name: 'Vote', exact: true }).click()
+  await expect(page.getByRole('button', { name: 'Offline · 1 pending' })).toBeVisible()
+  await expect(card.getByText('1 vote', { exact: true })).toBeVisible()
+
+  // Online again only once the closing time has passed: the queued vote reaches a closed poll.
+  await page.waitForTimeout(Math.max(0, closesAt - Date.now()) + 1_000)
+  await ann.context.setOffline(false)
+  await expect(page.getByText('Not saved: Failed to perform action')).toBeVisible({ timeout: 30_000 })
+  await page.getByRole('button', { name: 'Details' }).click()
+  const item = page
+    .getByRole('dialog', { name: 'Sync status' })
+    .getByRole('listitem', { name: 'Failed to perform action' })
+  await expect(item.getByText(/^This poll closed at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/)).toBeVisible()
+  await page.keyboard.press('Escape')
+
+  // Taken back on the device and never counted on the server; the card shows the final result.
+  const [poll] = await api<{ hasVoted: boolean; totalVotes: number }[]>(page, 'GET', `/bubles/${buble.id}/polls`)
+  expect(poll).toMatchObject({ hasVoted: false, totalVotes: 0 })
+  await page.reload()
+  await expect(card.getByText('Closed', { exact: true })).toBeVisible()
+  await expect(card.getByText('No votes', { exact: true })).toBeVisible()
+  await expect(card.getByRole('button', { name: 'Pizza' })).toHaveCount(0)
+
+  // Offline, Chromium logs each request the network refused.
+  expect(ann.problems.filter((problem) => !/ERR_INTERNET_DISCONNECTED/.test(problem))).toEqual([])
   await ann.close()
 })

@@ -32,12 +32,10 @@ export interface MediaPage {
   next: string | null
 }
 
+// `<created_at>~<source_id>`, the gallery's order; the time keeps the database's microseconds, so
+// rows made in one millisecond still have theirs.
 const CURSOR =
-  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)~([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
-
-/** The cursor after `item`: its time and id, the order of the gallery. */
-export const mediaCursorOf = (item: Pick<MediaItem, 'created_at' | 'source_id'>): string =>
-  `${item.created_at}~${item.source_id}`
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3,6}Z)~([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
 
 /** `before`: a cursor the previous page answered, read back into its time and id. */
 export const MediaCursor = z

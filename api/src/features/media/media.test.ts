@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
+import { inArray, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { posts } from '../../db/schema.ts'
 import { backends } from '../../testing/databases.ts'
 import { createHarness, type Harness, insertUser, type TestResponse } from '../../testing/harness.ts'
 import { phoneMp4 } from '../../testing/video-fixtures.ts'
@@ -152,5 +154,50 @@ describe.each(backends())('the media gallery on %s', (backend) => {
     expect((await mediaOf(member, 'not-a-uuid')).status).toBe(404)
     expect((await mediaOf(member, bubleId, '?before=yesterday')).status).toBe(400)
     expect((await mediaOf(member, bubleId, '?limit=0')).status).toBe(400)
+  })
+
+  test('items made in one millisecond page in their stored order, none lost or repeated', async () => {
+    const owner = await user()
+    const bubleId = (
+      await ok(await h.call('POST', '/api/bubles', { token: owner.token, body: { name: 'Burst Club' } }), 201)
+    ).id as string
+    const ids: string[] = []
+    for (const colour of ['#101010', '#202020', '#303030', '#404040']) {
+      const image_url = await upload(owner, bubleId, 'image', await png(colour), 'burst.png')
+      const made = await ok(
+        await h.call('POST', `/api/wall/${bubleId}/posts`, {
+          token: owner.token,
+          body: { content: 'burst', image_url },
+        }),
+        201,
+      )
+      ids.push(made.id as string)
+    }
+    // A burst: one millisecond, four microseconds, in an order the ids do not share.
+    const micros = ['.123900', '.123100', '.123500', '.123300']
+    for (const [i, id] of ids.entries())
+      await h.database.db
+        .update(posts)
+        .set({ createdAt: sql`${`2026-11-20T10:00:00${micros[i]}Z`}::timestamptz` })
+        .where(inArray(posts.id, [id]))
+    const expected = [ids[0], ids[2], ids[3], ids[1]]
+
+    const seen: string[] = []
+    let before = ''
+    for (let n = 0; n < 6; n++) {
+      const page = (await ok(await mediaOf(owner, bubleId, `?limit=1${before}`))) as {
+        items: Item[]
+        next: string | null
+      }
+      seen.push(...page.items.map((item) => item.source_id))
+      if (!page.next) break
+      expect(page.next).toMatch(/^2026-11-20T10:00:00\.123\d{3}Z~/)
+      before = `&before=${encodeURIComponent(page.next)}`
+    }
+    expect(seen).toEqual(expected)
+    // Seven digits is no cursor this server gave.
+    expect(
+      (await mediaOf(owner, bubleId, `?before=${encodeURIComponent(`2026-11-20T10:00:00.1234567Z~${ids[0]}`)}`)).status,
+    ).toBe(400)
   })
 })

@@ -27,20 +27,27 @@ export interface MediaPageArgs {
   now: Date
 }
 
+/** An item and the cursor after it (its stored time, to the microsecond, and its source id). */
+export interface MediaRow {
+  item: MediaItem
+  cursor: string
+}
+
 /**
- * Times are compared to the millisecond, as the cursor carries them. Each branch stops at the
- * cursor and the page's size by itself, so a page reads at most `take` rows of each table.
+ * Each branch walks its table's `(buble_id, created_at, id)` index backwards from the cursor and
+ * stops at the page's size, so a page reads about `take` rows of each table, however long the
+ * history. The cursor keeps the microseconds, so the order it resumes is the stored one.
  */
-export async function mediaPage(db: Executor, { bubleId, before, take, now }: MediaPageArgs): Promise<MediaItem[]> {
-  const at = sql`date_trunc('milliseconds', t.created_at)`
-  const after = before ? sql`and (${at}, t.id) < (${before.at}::timestamptz, ${before.id}::uuid)` : sql``
+export async function mediaPage(db: Executor, { bubleId, before, take, now }: MediaPageArgs): Promise<MediaRow[]> {
+  const after = before ? sql`and (t.created_at, t.id) < (${before.at}::timestamptz, ${before.id}::uuid)` : sql``
   const branch = (source: string, mediaType: SQL, url: string, author: string, table: string, where: SQL) =>
     sql`(select t.id as source_id, ${source}::text as source, ${mediaType} as media_type, ${sql.raw(`t.${url}`)} as url,
-        ${sql.raw(`t.${author}`)} as author_id, ${at} as at
+        ${sql.raw(`t.${author}`)} as author_id, t.created_at as at
       from ${sql.raw(table)} t where t.buble_id = ${bubleId} and ${where} ${after}
-      order by ${at} desc, t.id desc limit ${take})`
-  const rows = rowsOf<{ data: MediaItem }>(
-    await db.execute(sql`select ${sql.raw(ITEM_JSON)} as data from (
+      order by t.created_at desc, t.id desc limit ${take})`
+  const rows = rowsOf<{ data: MediaItem; cursor: string }>(
+    await db.execute(sql`select ${sql.raw(ITEM_JSON)} as data,
+        to_char(x.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || x.source_id as cursor from (
         ${branch('post', sql`'image'::text`, 'image_url', 'author_id', 'posts', sql`t.image_url is not null`)}
         union all
         ${branch('chat', sql`'image'::text`, 'image_url', 'sender_id', 'chat_messages', sql`t.image_url is not null`)}
@@ -50,5 +57,5 @@ export async function mediaPage(db: Executor, { bubleId, before, take, now }: Me
       order by x.at desc, x.source_id desc
       limit ${take}`),
   )
-  return rows.map((row) => row.data)
+  return rows.map((row) => ({ item: row.data, cursor: row.cursor }))
 }

@@ -1,6 +1,6 @@
 /** The buble's gallery (issue 23 §5): read only, for members; the files stay behind the secure upload URLs. */
 
-import { type MediaPage, type MediaQuery, mediaCursorOf } from '@buble/shared/media'
+import type { MediaPage, MediaQuery } from '@buble/shared/media'
 import type { Deps } from '../../deps.ts'
 import type { UserRow } from '../../lib/accounts.ts'
 import { requireMembership } from '../../lib/memberships.ts'
@@ -13,10 +13,10 @@ export function mediaService({ db, now }: Deps) {
     /** A page of the gallery, newest first; 404 for a non-member. */
     async page(user: UserRow, bubleId: string, { before, limit }: MediaQuery): Promise<MediaPage> {
       await requireMembership(db, bubleId, user.id)
-      const items = await mediaPage(db, { bubleId, before, take: limit + 1, now: now() })
-      const page = items.slice(0, limit)
+      const rows = await mediaPage(db, { bubleId, before, take: limit + 1, now: now() })
+      const page = rows.slice(0, limit)
       const last = page.at(-1)
-      return { items: page, next: items.length > limit && last ? mediaCursorOf(last) : null }
+      return { items: page.map((row) => row.item), next: rows.length > limit && last ? last.cursor : null }
     },
   }
 }

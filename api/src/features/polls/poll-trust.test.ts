@@ -158,6 +158,16 @@ describe.each(backends())('polls people trust on %s', (backend) => {
       const adminRow = async () => JSON.stringify(await adminList())
       expect(await adminRow()).toContain('"totalVotes":null')
       expect(await adminRow()).not.toMatch(/"votes_count":\d/)
+      const adminCsv = async () => {
+        const res = await call(
+          platformAdmin,
+          'GET',
+          `/api/admin/polls/export.csv?search=${encodeURIComponent(question)}`,
+        )
+        expect(res.status).toBe(200)
+        return (await res.text()).split('\n').find((line) => line.includes(question))
+      }
+      expect(await adminCsv()).toContain('A (hidden); B (hidden); C (hidden),hidden,')
       const exported = async () => {
         const res = await call(k.creator, 'GET', '/api/users/me/export')
         const archive = unzipSync(new Uint8Array(await res.arrayBuffer()))
@@ -171,6 +181,7 @@ describe.each(backends())('polls people trust on %s', (backend) => {
       expect(counts(lastPulled((await pullAll(h(), k.admin.token, cursor)).changes, poll.id)!)).toEqual([1, 1, 0, 2, 2])
       expect(counts(await find(k.creator, k.bubleId, poll.id))).toEqual([1, 1, 0, 2, 2])
       expect(await adminRow()).toContain('"totalVotes":2')
+      expect(await adminCsv()).toContain('A (1); B (1); C (0),2,')
       expect(await exported()).toMatchObject({ total_votes: 2, options: [{ votes_count: 1 }, { votes_count: 1 }, {}] })
     })
   })
@@ -203,32 +214,35 @@ describe.each(backends())('polls people trust on %s', (backend) => {
           .map((r) => r.userId)
           .sort(),
       ).toEqual([k.member.id, k.owner.id].sort())
-      const tables = rowsOf<{ name: string }>(
-        await h().database.db.execute(
-          sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
-        ),
-      )
-      let scanned = 0
-      for (const voter of [k.member, k.owner])
-        for (const { name } of tables) {
-          const rows = rowsOf<{ row: string }>(
-            await h().database.db.execute(
-              sql`select t::text as row from ${sql.identifier(name)} t where t::text like ${`%${voter.id}%`}`,
-            ),
-          )
-          scanned += rows.length
-          for (const { row } of rows) {
-            const named = [a, b, cc].map((id) => row.includes(id))
-            expect(
-              named.every((x) => x === named[0]),
-              `${name}: ${row}`,
-            ).toBe(true)
-            expect(row, `${name}: ${row}`).not.toMatch(/votes_count[\\"]*:\s*[1-9]/)
+      /** Every row of every table that names a voter; none may single out an option. Answers how many were read. */
+      const scanForChoices = async (): Promise<number> => {
+        const tables = rowsOf<{ name: string }>(
+          await h().database.db.execute(
+            sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+          ),
+        )
+        let scanned = 0
+        for (const voter of [k.member, k.owner])
+          for (const { name } of tables) {
+            const rows = rowsOf<{ row: string }>(
+              await h().database.db.execute(
+                sql`select t::text as row from ${sql.identifier(name)} t where t::text like ${`%${voter.id}%`}`,
+              ),
+            )
+            scanned += rows.length
+            for (const { row } of rows) {
+              const named = [a, b, cc].map((id) => row.includes(id))
+              expect(
+                named.every((x) => x === named[0]),
+                `${name}: ${row}`,
+              ).toBe(true)
+              expect(row, `${name}: ${row}`).not.toMatch(/votes_count[\\"]*:\s*[1-9]/)
+            }
           }
-        }
-
+        return scanned
+      }
       // Their users, memberships and pushed mutations at least were read.
-      expect(scanned).toBeGreaterThan(4)
+      expect(await scanForChoices()).toBeGreaterThan(4)
 
       // Export and admin: no choice.
       const res = await call(k.member, 'GET', '/api/users/me/export')
@@ -243,6 +257,10 @@ describe.each(backends())('polls people trust on %s', (backend) => {
       )
       expect(admin).not.toContain(k.member.id)
       expect(admin).not.toContain(k.owner.id)
+      const csv = await call(platformAdmin, 'GET', `/api/admin/polls/export.csv?search=${encodeURIComponent(question)}`)
+      const csvLine = (await csv.text()).split('\n').find((line) => line.includes(question))
+      expect(csvLine).toContain('A (1); B (1); C (1),3,')
+      for (const voter of [k.member, k.owner]) expect(csvLine).not.toContain(voter.name)
 
       // Final: again, a change, an unvote, by REST or sync, are 409 and change nothing.
       const final = {
@@ -260,6 +278,8 @@ describe.each(backends())('polls people trust on %s', (backend) => {
       expect(again.map((r) => r.status)).toEqual(['duplicate', 'rejected', 'rejected'])
       expect(again[1]).toMatchObject(final)
       expect(counts(await find(k.creator, k.bubleId, poll.id))).toEqual([1, 1, 1, 3, 2])
+      // The refused attempts, naming one option each, left no row that names it with its voter.
+      await scanForChoices()
       const edit = await call(k.creator, 'PUT', `/api/polls/${poll.id}`, { options: ['A', 'B'] })
       expect((await expectStatus(edit, 409)).message).toBe(
         'The options of a secret poll cannot change once someone has voted',

@@ -227,6 +227,39 @@ describe.each(backends())('web push on %s', (backend) => {
     expect(payloads.at(-1).unread).toEqual({ wall: 0, events: 1, polls: 1, members: 1, chat: 1, reports: 0 })
   })
 
+  test('votes in a secret poll push nobody: the only push of the poll is its creation, naming no choice', async () => {
+    const alice = await user('Alice')
+    const bob = await user('Bob')
+    const buble = await createBuble(alice, 'Ballot Club')
+    await join(alice, bob, buble.id)
+    const aliceDevice = await subscribe(alice, '/alice-secret')
+    const bobDevice = await subscribe(bob, '/bob-secret')
+    service.received.length = 0
+    const created = await h.call('POST', `/api/bubles/${buble.id}/polls`, {
+      token: alice.token,
+      body: { question: 'Chair?', options: ['Ada', 'Bo'], secret: true, multiple: true },
+    })
+    expect(created.status).toBe(201)
+    const poll = (await created.json()) as { id: string; options: { id: string }[] }
+    await h.services.pushSending.idle()
+    const afterCreate = service.received.length
+    for (const [who, option] of [
+      [bob, poll.options[0]!.id],
+      [alice, poll.options[1]!.id],
+    ] as const) {
+      const voted = await h.call('POST', `/api/polls/${poll.id}/vote`, {
+        token: who.token,
+        body: { poll_option_id: option },
+      })
+      expect(voted.status).toBe(200)
+    }
+    await h.services.pushSending.idle()
+    expect(service.received).toHaveLength(afterCreate)
+    const payloads = service.received.map((r) => decrypt(r.body, r.path === '/bob-secret' ? bobDevice : aliceDevice))
+    expect(payloads.map((p) => JSON.parse(p).title)).toEqual(['New poll: Chair?'])
+    for (const payload of payloads) for (const option of poll.options) expect(payload).not.toContain(option.id)
+  })
+
   test('chat messages sent at once in two bubles: each member is pushed once per message of another, with its buble', async () => {
     const alice = await user('Alice')
     const bob = await user('Bob')

@@ -128,6 +128,30 @@ describe.each(backends())('pins on %s', (backend) => {
     expect(await pinnedOf(owner, bubleId)).toEqual([])
   })
 
+  test('two pins at once for the last place: one is made, the other refused; never four', async () => {
+    const { owner, pinner, member, bubleId } = await club()
+    const ids: string[] = []
+    for (const n of [1, 2, 3, 4]) ids.push(await post(member, bubleId, `race ${n}`))
+    const [p1, p2, p3, p4] = ids as [string, string, string, string]
+    await ok(await pin(owner, p1))
+    await ok(await pin(owner, p2))
+    // Both start before either commits (on PostgreSQL two connections; PGlite runs them in turn).
+    const [byRest, bySync] = await Promise.all([
+      pin(owner, p3),
+      push(h, pinner.token, [mutation('post.pin', { id: p4 })]).then(([result]) => result!),
+    ])
+    // Exactly one of them takes the third place; the other is told why.
+    expect([byRest.status === 200, bySync.status === 'applied'].filter(Boolean)).toHaveLength(1)
+    if (byRest.status === 200) expect(bySync).toMatchObject({ status: 'rejected', ...TOO_MANY })
+    else expect({ status: byRest.status, body: await byRest.json() }).toEqual({ status: 409, body: TOO_MANY })
+    expect(await pinnedOf(member, bubleId)).toHaveLength(3)
+    const stored = await h.database.db
+      .select({ pinnedAt: posts.pinnedAt })
+      .from(posts)
+      .where(eq(posts.bubleId, bubleId))
+    expect(stored.filter((row) => row.pinnedAt !== null)).toHaveLength(3)
+  })
+
   test('pins pushed from a device apply once, count against the limit, and reach other devices by pull', async () => {
     const { owner, pinner, member, bubleId } = await club()
     const ids = [await post(owner, bubleId, 'a'), await post(owner, bubleId, 'b'), await post(owner, bubleId, 'c')]

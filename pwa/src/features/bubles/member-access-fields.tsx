@@ -4,7 +4,7 @@ import type { MemberAccess } from './member-access.ts'
 import { PERMISSION_TEXTS } from './permission-texts.ts'
 import { ROLE_LABEL } from './role-badge.tsx'
 
-/** The role select and the twelve permission checkboxes; what the actor may not change is disabled. */
+/** The role select and a checkbox per permission (thirteen with pin_posts); what the actor may not change is disabled. */
 export function MemberAccessFields({ access }: { access: MemberAccess }) {
   const id = useId()
   return (

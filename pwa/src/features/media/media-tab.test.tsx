@@ -1,6 +1,6 @@
 import type { MediaItem } from '@buble/shared/media'
-import { screen, waitFor, within } from '@testing-library/react'
-import { expect, test } from 'vitest'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, expect, test, vi } from 'vitest'
 import { json, type Reply } from '../../test/fake-fetch.ts'
 import { alice, bubleChange, makeBuble, makeMember, memberChange, person } from '../../test/fixtures.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -9,6 +9,41 @@ import { makePost, postChange } from '../../test/wall-fixtures.ts'
 const buble = makeBuble({ name: 'Photo Club' })
 const MEDIA = `GET /api/bubles/${buble.id}/media`
 let count = 0
+
+afterEach(() => vi.unstubAllGlobals())
+
+/** A fake IntersectionObserver: nothing is near the screen until the test brings an element there. */
+function fakeObserver() {
+  const observers: { callback: IntersectionObserverCallback; nodes: Element[]; on: boolean }[] = []
+  class Fake {
+    entry = { callback: (() => {}) as IntersectionObserverCallback, nodes: [] as Element[], on: true }
+    constructor(callback: IntersectionObserverCallback) {
+      this.entry.callback = callback
+      observers.push(this.entry)
+    }
+    observe(node: Element) {
+      this.entry.nodes.push(node)
+    }
+    disconnect() {
+      this.entry.on = false
+    }
+  }
+  vi.stubGlobal('IntersectionObserver', Fake)
+  return {
+    /** Once an observer watches `node` (effects run after the render), reports it near the screen. */
+    async bringNear(node: Element) {
+      const watching = () => observers.filter((o) => o.on && o.nodes.includes(node))
+      await waitFor(() => expect(watching()).not.toHaveLength(0))
+      act(() => {
+        for (const o of watching())
+          o.callback(
+            [{ isIntersecting: true, target: node } as unknown as IntersectionObserverEntry],
+            {} as IntersectionObserver,
+          )
+      })
+    },
+  }
+}
 
 function item(source: MediaItem['source'], author: string, mediaType: MediaItem['media_type'] = 'image'): MediaItem {
   count += 1
@@ -122,4 +157,57 @@ test('with no answer from the server, the gallery is what the device holds, and 
   expect(screen.getAllByRole('button', { name: /^Photo by / }).map((tile) => tile.getAttribute('aria-label'))).toEqual([
     'Photo by Bob Builder in a post',
   ])
+})
+
+test('lazy: a tile fetches its file only near the screen; the next page comes when the grid’s end or the viewer’s last items come near', async () => {
+  const { bringNear } = fakeObserver()
+  const first = [item('post', 'Dan Dare'), item('chat', 'Carol Chen'), item('post', 'Eve Early')]
+  const second = [item('story', 'Bob Builder')]
+  const last = first.at(-1)!
+  const cursor = `${last.created_at}~${last.source_id}`
+  const next = `${MEDIA}?before=${encodeURIComponent(cursor)}`
+  const app = open({
+    [MEDIA]: json(200, { items: first, next: cursor }),
+    [next]: json(200, { items: second, next: null }),
+    ...files([...first, ...second]),
+  })
+  const tiles = await screen.findAllByRole('button', { name: /^Photo by / })
+  expect(tiles).toHaveLength(3)
+  const fetchedFiles = () => app.calls.filter((call) => call.url.startsWith('/api/uploads/')).map((call) => call.url)
+  expect(fetchedFiles()).toEqual([])
+  expect(tiles.every((tile) => tile.querySelector('img') === null)).toBe(true)
+
+  await bringNear(tiles[1]!)
+  await waitFor(() => expect(tiles[1]!.querySelector('img')).not.toBeNull())
+  expect(fetchedFiles()).toEqual([first[1]!.url])
+  expect(app.callsTo(next)).toHaveLength(0)
+
+  // The viewer at the second of three loaded items asks for the next page, so that Next goes on.
+  await app.user.click(tiles[0]!)
+  const viewer = screen.getByRole('dialog', { name: 'Media viewer' })
+  expect(app.callsTo(next)).toHaveLength(0)
+  await app.user.keyboard('{ArrowRight}')
+  await waitFor(() => expect(within(viewer).getByText('2 of 4')).toBeInTheDocument())
+  expect(app.callsTo(next)).toHaveLength(1)
+  await app.user.keyboard('{Escape}')
+  expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
+  expect(screen.getAllByRole('button', { name: /^(Photo|Video) by / })).toHaveLength(4)
+})
+
+test('the next page loads by itself when the end of the grid comes near the screen', async () => {
+  const { bringNear } = fakeObserver()
+  const first = [item('post', 'Dan Dare')]
+  const cursor = `${first[0]!.created_at}~${first[0]!.source_id}`
+  const next = `${MEDIA}?before=${encodeURIComponent(cursor)}`
+  const app = open({
+    [MEDIA]: json(200, { items: first, next: cursor }),
+    [next]: json(200, { items: [item('chat', 'Carol Chen')], next: null }),
+    ...files(first),
+  })
+  const more = await screen.findByRole('button', { name: 'Load more' })
+  expect(app.callsTo(next)).toHaveLength(0)
+  await bringNear(more.parentElement!)
+  expect(await screen.findByRole('button', { name: 'Photo by Carol Chen in the chat' })).toBeInTheDocument()
+  expect(app.callsTo(next)).toHaveLength(1)
+  expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
 })

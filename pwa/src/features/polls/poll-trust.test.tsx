@@ -1,5 +1,5 @@
 import type { Change } from '@buble/sync/protocol'
-import { screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { refusing } from '../../test/buble-server.ts'
 import { makePoll, mutations, openBubleTab, pollChange, silent, type TabOptions } from '../../test/event-fixtures.ts'
@@ -106,4 +106,49 @@ test('a vote the server refuses as closed is taken back and kept in the not-save
     ]),
   )
   expect(within(await card('Late?')).getByRole('button', { name: 'Yes' })).toBeInTheDocument()
+})
+
+test('Create Poll: results at close need a closing time, a past closing time is refused; the settings are queued with the poll', async () => {
+  const app = openPolls(() => [])
+  await app.user.click(await screen.findByRole('button', { name: 'Create Poll' }))
+  const dialog = screen.getByRole('dialog', { name: 'Create Poll' })
+  await app.user.type(within(dialog).getByLabelText('Question'), 'Board?')
+  await app.user.type(within(dialog).getByLabelText('Option 1'), 'Ada')
+  await app.user.type(within(dialog).getByLabelText('Option 2'), 'Bo')
+  for (const setting of ['Several choices', 'Results at close', 'Secret ballot'])
+    await app.user.click(within(dialog).getByRole('checkbox', { name: setting }))
+  const create = within(dialog).getByRole('button', { name: 'Create Poll' })
+  await app.user.click(create)
+  expect(
+    within(dialog).getByText('Results can be hidden until the poll closes: set a closing time'),
+  ).toBeInTheDocument()
+
+  const closes = within(dialog).getByLabelText('Closes at (optional)')
+  fireEvent.change(closes, { target: { value: '2020-01-01T18:00' } })
+  await app.user.click(create)
+  expect(within(dialog).getByText('The closing time must be in the future')).toBeInTheDocument()
+  expect(mutations(app.device.pushes)).toEqual([])
+
+  const at = new Date(Date.now() + 2 * 86_400_000)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  fireEvent.change(closes, {
+    target: { value: `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T18:00` },
+  })
+  await app.user.click(create)
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Create Poll' })).toBeNull())
+  await waitFor(() => expect(mutations(app.device.pushes)).toHaveLength(1))
+  expect(mutations(app.device.pushes)[0]).toMatchObject({
+    name: 'poll.create',
+    args: {
+      question: 'Board?',
+      options: ['Ada', 'Bo'],
+      closes_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00(\.000)?Z$/),
+      multiple: true,
+      hide_results: true,
+      secret: true,
+    },
+  })
+  const poll = await card('Board?')
+  for (const tag of ['Several choices', 'Secret ballot', 'Results at close'])
+    expect(within(poll).getByText(tag)).toBeInTheDocument()
 })
