@@ -60,9 +60,12 @@ describe.each(backends())('repeating events in the calendar on %s', (backend) =>
     event.relateException(exception)
     const expand = event.iterator()
     const seen: [string, string][] = []
+    const instants: string[] = []
     for (let next = expand.next(); next; next = expand.next()) {
       const details = event.getOccurrenceDetails(next)
       seen.push([details.startDate.toString(), details.item.location ?? ''])
+      expect(details.startDate.zone?.tzid).toBe('Europe/Stockholm')
+      instants.push(details.startDate.toJSDate().toISOString())
     }
     // On Stockholm's clock across the change of time: the second moved to Wednesday, the fourth cancelled.
     expect(seen).toEqual([
@@ -70,6 +73,11 @@ describe.each(backends())('repeating events in the calendar on %s', (backend) =>
       ['2026-10-21T18:00:00', 'The hill'],
       ['2026-10-27T18:00:00', ''],
     ])
+    // The TZID is defined in the file (RFC 5545 §3.2.19: a VTIMEZONE for each TZID), so a calendar
+    // anywhere places them at the right instants, not at 18:00 of its own clock.
+    expect(text.match(/^BEGIN:VTIMEZONE\r$/gm)).toHaveLength(1)
+    expect(text).toContain('BEGIN:VTIMEZONE\r\nTZID:Europe/Stockholm\r\n')
+    expect(instants).toEqual([START, '2026-10-21T16:00:00.000Z', '2026-10-27T17:00:00.000Z'])
   })
 
   test('reminders: each occurrence a member answered going or maybe, and no other', async () => {
