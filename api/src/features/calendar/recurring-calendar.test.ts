@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { occurrences } from '@buble/shared/recurrence'
 import ICAL from 'ical.js'
 import { describe, expect, test } from 'vitest'
+import { eventRsvps } from '../../db/schema.ts'
 import type { ContentAdded } from '../../lib/content-added.ts'
 import { createScheduler } from '../../lib/jobs.ts'
 import { createLogger } from '../../lib/log.ts'
 import { backends } from '../../testing/databases.ts'
+import { mutation, push } from '../../testing/sync.ts'
 import { clubSuite, type Person } from '../../testing/test-club.ts'
 
 /**
@@ -98,6 +100,19 @@ describe.each(backends())('repeating events in the calendar on %s', (backend) =>
       // The third is cancelled: nobody is reminded of it.
       await answer(k.owner, 'going', third as string)
       expect((await call(k.owner, 'DELETE', `/api/events/${run.id}?occurrence=${third}`)).status).toBe(204)
+      // An answer to it afterwards, online or queued offline, is refused.
+      const refused = await call(k.member, 'POST', `/api/events/${run.id}/rsvp`, { status: 'going', occurrence: third })
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toMatchObject({ message: 'The event does not take place at that time' })
+      const [queued] = await push(h(), k.member.token, [
+        mutation('event.rsvp', { event_id: run.id, status: 'maybe', occurrence: third }),
+      ])
+      expect([queued?.status, queued?.code]).toEqual(['rejected', 'VALIDATION_ERROR'])
+      // Even an answer the cancel left behind (written past the service) reminds nobody: the job
+      // itself skips a cancelled occurrence.
+      await h()
+        .database.db.insert(eventRsvps)
+        .values({ eventId: run.id, userId: k.admin.id, status: 'going', occurrence: third as string })
 
       const job = h().services.jobs.find((j) => j.name === 'event-reminders')!
       const runAt = async (at: string) => {
