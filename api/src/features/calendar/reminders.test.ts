@@ -158,9 +158,9 @@ describe.each(backends())('event reminders on %s', (backend) => {
         const blocked = () =>
           vi.waitFor(
             async () => {
-              const rows = await h().database.db.execute(
+              const rows = (await h().database.db.execute(
                 sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-              )
+              )) as unknown as { rows: unknown[] }
               expect(rows.rows.length).toBeGreaterThan(0)
             },
             { timeout: 10_000, interval: 20 },
