@@ -35,10 +35,11 @@ describe.each(backends())('repeating events in the calendar on %s', (backend) =>
   test('the feed: one VEVENT with RRULE and EXDATE, the moved occurrence under its UID with RECURRENCE-ID', async () => {
     const k = await club()
     const run = await series(k.owner, k.bubleId, 'Run', START, 'FREQ=WEEKLY;COUNT=4')
+    const hillId = randomUUID()
     const moved = await call(k.owner, 'PUT', `/api/events/${run.id}`, {
       scope: 'this',
       occurrence: WEEK2,
-      new_id: randomUUID(),
+      new_id: hillId,
       event_time: '2026-10-21T16:00:00.000Z',
       location: 'The hill',
     })
@@ -80,6 +81,81 @@ describe.each(backends())('repeating events in the calendar on %s', (backend) =>
     expect(text.match(/^BEGIN:VTIMEZONE\r$/gm)).toHaveLength(1)
     expect(text).toContain('BEGIN:VTIMEZONE\r\nTZID:Europe/Stockholm\r\n')
     expect(instants).toEqual([START, '2026-10-21T16:00:00.000Z', '2026-10-27T17:00:00.000Z'])
+
+    // The changed occurrence deleted too: the series takes it out (EXDATE), and nothing replaces it.
+    expect((await call(k.owner, 'DELETE', `/api/events/${hillId}`)).status).toBe(204)
+    const after = await (await h().call('GET', new URL(settings.feed_http_url).pathname)).text()
+    expect(after).toContain('EXDATE;TZID=Europe/Stockholm:20261020T180000\r\n')
+    expect(after).not.toContain('RECURRENCE-ID')
+    const left = new ICAL.Event(new ICAL.Component(ICAL.parse(after)).getFirstSubcomponent('vevent')!).iterator()
+    const starts: string[] = []
+    for (let next = left.next(); next; next = left.next()) starts.push(next.toJSDate().toISOString())
+    expect(starts).toEqual([START, '2026-10-27T17:00:00.000Z'])
+  })
+
+  test('“all events” moving a series moves its changed occurrence with it; made single, the changed one is an event of its own', async () => {
+    const k = await club()
+    const run = await series(k.owner, k.bubleId, 'Run', START, 'FREQ=WEEKLY;COUNT=4')
+    const hillId = randomUUID()
+    await expectStatus(
+      await call(k.owner, 'PUT', `/api/events/${run.id}`, {
+        scope: 'this',
+        occurrence: WEEK2,
+        new_id: hillId,
+        event_time: '2026-10-21T16:00:00.000Z',
+        location: 'The hill',
+      }),
+      200,
+    )
+    const settings = await expectStatus(await call(k.member, 'GET', '/api/users/calendar'), 200)
+    const feed = async () => {
+      const res = await h().call('GET', new URL(settings.feed_http_url).pathname)
+      expect(res.status).toBe(200)
+      return new ICAL.Component(ICAL.parse(await res.text())).getAllSubcomponents('vevent')
+    }
+    const listed = async () =>
+      (await expectStatus(await call(k.member, 'GET', `/api/bubles/${k.bubleId}/events`), 200)) as {
+        id: string
+        series_id: string | null
+        recurrence_id: string | null
+      }[]
+
+    // Every occurrence an hour later (19:00): the changed one's start in the series moves with them.
+    await expectStatus(
+      await call(k.owner, 'PUT', `/api/events/${run.id}`, { event_time: '2026-10-13T17:00:00.000Z' }),
+      200,
+    )
+    expect((await listed()).find((e) => e.id === hillId)).toMatchObject({
+      series_id: run.id,
+      recurrence_id: '2026-10-20T17:00:00.000Z',
+    })
+    const vevents = await feed()
+    const master = vevents.find((v) => !v.hasProperty('recurrence-id'))!
+    const event = new ICAL.Event(master)
+    for (const exception of vevents.filter((v) => v.hasProperty('recurrence-id'))) event.relateException(exception)
+    const seen: [string, string][] = []
+    const expand = event.iterator()
+    for (let next = expand.next(); next; next = expand.next()) {
+      const details = event.getOccurrenceDetails(next)
+      seen.push([details.startDate.toJSDate().toISOString(), details.item.location ?? ''])
+    }
+    expect(seen).toEqual([
+      ['2026-10-13T17:00:00.000Z', ''],
+      ['2026-10-21T16:00:00.000Z', 'The hill'],
+      ['2026-10-27T18:00:00.000Z', ''],
+      ['2026-11-03T18:00:00.000Z', ''],
+    ])
+
+    // No longer repeating: the changed occurrence stays, an event of its own under its own UID.
+    await expectStatus(await call(k.owner, 'PUT', `/api/events/${run.id}`, { recurrence: null }), 200)
+    expect((await listed()).find((e) => e.id === hillId)).toMatchObject({ series_id: null, recurrence_id: null })
+    const single = await feed()
+    expect(single.map((v) => [v.getFirstPropertyValue('uid'), v.hasProperty('recurrence-id')]).sort()).toEqual(
+      [
+        [`${run.id}@buble`, false],
+        [`${hillId}@buble`, false],
+      ].sort(),
+    )
   })
 
   test('reminders: each occurrence a member answered going or maybe, and no other', async () => {
