@@ -20,6 +20,7 @@ import { clubSuite, type Person } from '../../testing/test-club.ts'
 // Tuesday 13 October 2026, 18:00 in Stockholm; the clocks go back on 25 October.
 const START = '2026-10-13T16:00:00.000Z'
 const WEEK2 = '2026-10-20T16:00:00.000Z'
+const WEEK3 = '2026-10-27T17:00:00.000Z'
 const WEEK4 = '2026-11-03T17:00:00.000Z'
 const HOUR = 3_600_000
 
@@ -156,6 +157,53 @@ describe.each(backends())('repeating events in the calendar on %s', (backend) =>
         [`${hillId}@buble`, false],
       ].sort(),
     )
+  })
+
+  test('“this and following events” in the feed: the series ends before, a new UID carries the rest; each change is a new SEQUENCE', async () => {
+    const k = await club()
+    const run = await series(k.owner, k.bubleId, 'Run', START, 'FREQ=WEEKLY;COUNT=4')
+    const settings = await expectStatus(await call(k.member, 'GET', '/api/users/calendar'), 200)
+    /** Each UID's VEVENT: [its SEQUENCE, its occurrences' instants and locations], as ical.js expands them. */
+    const feed = async () => {
+      const res = await h().call('GET', new URL(settings.feed_http_url).pathname)
+      expect(res.status).toBe(200)
+      const byUid = new Map<string, [number, string[]]>()
+      for (const vevent of new ICAL.Component(ICAL.parse(await res.text())).getAllSubcomponents('vevent')) {
+        const event = new ICAL.Event(vevent)
+        const seen: string[] = []
+        const expand = event.iterator()
+        for (let next = expand.next(); next; next = expand.next())
+          seen.push(`${next.toJSDate().toISOString()} ${event.location ?? ''}`.trim())
+        byUid.set(event.uid, [Number(vevent.getFirstPropertyValue('sequence')), seen])
+      }
+      return byUid
+    }
+    const [first] = (await feed()).get(`${run.id}@buble`)!
+
+    h().clock.advance(5_000)
+    const restId = randomUUID()
+    await expectStatus(
+      await call(k.owner, 'PUT', `/api/events/${run.id}`, {
+        scope: 'following',
+        occurrence: WEEK3,
+        new_id: restId,
+        location: 'The track',
+      }),
+      200,
+    )
+    const split = await feed()
+    expect([...split.keys()].sort()).toEqual([`${run.id}@buble`, `${restId}@buble`].sort())
+    const [afterSplit, before] = split.get(`${run.id}@buble`)!
+    expect(before).toEqual([START, WEEK2])
+    expect(afterSplit).toBeGreaterThan(first)
+    expect(split.get(`${restId}@buble`)![1]).toEqual([`${WEEK3} The track`, `${WEEK4} The track`])
+
+    // Cancelling one occurrence is an edit of its series too: a higher SEQUENCE, that start gone.
+    h().clock.advance(5_000)
+    expect((await call(k.owner, 'DELETE', `/api/events/${run.id}?occurrence=${WEEK2}`)).status).toBe(204)
+    const [afterCancel, left] = (await feed()).get(`${run.id}@buble`)!
+    expect(left).toEqual([START])
+    expect(afterCancel).toBeGreaterThan(afterSplit)
   })
 
   test('reminders: each occurrence a member answered going or maybe, and no other', async () => {
