@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { openDatabase } from '../../db/client.ts'
 import type { ContentAdded } from '../../lib/content-added.ts'
@@ -133,6 +134,18 @@ describe.each(backends())('event reminders on %s', (backend) => {
     expect(pushed(claims.flat())).toEqual([['Race two starts in 1 hour', ids(k.member, k.admin)]])
   })
 
+  /** Waits until a statement on this database is blocked on a lock another connection holds. */
+  const blocked = () =>
+    vi.waitFor(
+      async () => {
+        const rows = (await h().database.db.execute(
+          sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )) as unknown as { rows: unknown[] }
+        expect(rows.rows.length).toBeGreaterThan(0)
+      },
+      { timeout: 10_000, interval: 20 },
+    )
+
   // Two API processes are two pools on one database; PGlite is one process (see lib/jobs.test.ts).
   test.runIf(backend === 'postgres')(
     'two processes: one waits out the other’s run, or its uncommitted claims; a claim rolled back is sent by the other',
@@ -154,17 +167,6 @@ describe.each(backends())('event reminders on %s', (backend) => {
           return { sent, job, scheduler: createScheduler(database, [job], createLogger('silent')) }
         }
         const there = node(other)
-        // Waits until a statement of the other process is blocked on a lock this one holds.
-        const blocked = () =>
-          vi.waitFor(
-            async () => {
-              const rows = (await h().database.db.execute(
-                sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-              )) as unknown as { rows: unknown[] }
-              expect(rows.rows.length).toBeGreaterThan(0)
-            },
-            { timeout: 10_000, interval: 20 },
-          )
 
         // Here runs the job and is still in its transaction: there, the lock is taken, nothing runs.
         let release!: () => void
@@ -241,6 +243,34 @@ describe.each(backends())('event reminders on %s', (backend) => {
         expect(here.sent).toHaveLength(1)
       } finally {
         await other.close()
+      }
+    },
+  )
+  test.runIf(backend === 'postgres')(
+    'an event deleted while the job claims its reminders: the claim fails with it, nothing is sent, then or later',
+    async () => {
+      const k = await club()
+      const start = new Date(h().clock.now.getTime() + 4 * HOUR)
+      const event = await eventAt(k, 'Called off', start)
+      await rsvp(k.member, event.id, 'going')
+      const other = new pg.Client({ connectionString: (h().database as TestDatabase).url })
+      await other.connect()
+      try {
+        // Another process deletes the event and has not committed yet when the job reads it.
+        await other.query('begin')
+        await other.query('delete from events where id = $1', [event.id])
+        const logged: { msg: string; job?: string }[] = []
+        const log = createLogger('debug', (line) => logged.push(JSON.parse(line)))
+        const running = createScheduler(h().database, [job()], log).runOnce(new Date(start.getTime() - HOUR))
+        await blocked()
+        await other.query('commit')
+        // The claim named a row that is gone: the run fails (and is logged), so it sends nothing.
+        expect(await running).toEqual([])
+        expect(logged).toContainEqual(expect.objectContaining({ msg: 'job failed', job: 'event-reminders' }))
+        expect(heard).toEqual([])
+        expect(await runAt(new Date(start.getTime() - HOUR + MINUTE))).toEqual([])
+      } finally {
+        await other.end()
       }
     },
   )
