@@ -81,6 +81,29 @@ describe('recurrence rules', () => {
     expect(isOccurrence(series, '2026-10-27T18:00:00+01:00')).toBe(true)
   })
 
+  test('a window [from, to) of a series: each bound exact at an occurrence, across the change of time', () => {
+    const weekly = { event_time: START, recurrence: 'FREQ=WEEKLY;COUNT=100' }
+    const all = occurrences(weekly)
+    // Each start's own instant bounds it exactly (a floating 18:00 is one or two hours ahead of it).
+    for (const [from, to] of [
+      ['2026-10-20T16:00:00.000Z', '2026-11-03T17:00:00.000Z'],
+      ['2026-10-20T16:00:00.001Z', '2026-11-03T17:00:00.001Z'],
+      ['2026-10-20T15:59:59.999Z', '2026-11-03T16:59:59.999Z'],
+      ['2027-03-23T17:00:00.000Z', '2027-04-06T16:00:00.000Z'],
+    ] as const)
+      expect(occurrences(weekly, { from: at(from), to: at(to) }), `${from} ${to}`).toEqual(
+        all.filter((iso) => at(iso) >= at(from) && at(iso) < at(to)),
+      )
+    expect(occurrences(weekly, { from: at('2026-10-20T16:00:00Z'), to: at('2026-11-03T17:00:00Z') })).toEqual([
+      '2026-10-20T16:00:00.000Z',
+      '2026-10-27T17:00:00.000Z',
+    ])
+    expect(occurrences({ event_time: START, recurrence: null }, { from: at(START), to: at(START) })).toEqual([])
+    expect(occurrences({ event_time: START, recurrence: null }, { from: at(START), to: at(START) + 1 })).toEqual([
+      START,
+    ])
+  })
+
   test('a weekly series of the longest end allowed (2 years) is expanded to its last occurrence', () => {
     const series = { event_time: START, recurrence: 'FREQ=WEEKLY;UNTIL=20281013T160000Z' }
     const all = occurrences(series)

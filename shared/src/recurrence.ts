@@ -183,25 +183,41 @@ export interface SeriesFields {
 }
 
 /**
- * The series' occurrence starts (ISO, UTC) from `from` on (every one when absent), at most `limit`,
- * without those taken out (exdates). An event that does not repeat has its one time.
+ * How far a floating date (Stockholm's wall clock read as UTC) is ahead of the instant it names:
+ * one or two hours, so never less than 0 nor more than this.
+ */
+const MAX_FLOATING_AHEAD_MS = 3 * 3_600_000
+
+/**
+ * The series' occurrence starts (ISO, UTC) from `from` on (every one when absent), before `to`
+ * (when given), at most `limit`, without those taken out (exdates). An event that does not repeat
+ * has its one time.
  */
 export function occurrences(
   series: SeriesFields,
-  { from, limit = MAX_OCCURRENCES } = {} as {
+  { from, to, limit = MAX_OCCURRENCES } = {} as {
     from?: number
+    to?: number
     limit?: number
   },
 ): string[] {
   const out: string[] = []
   if (series.recurrence === null) {
-    if (from === undefined || Date.parse(series.event_time) >= from) out.push(new Date(series.event_time).toISOString())
+    const at = Date.parse(series.event_time)
+    if ((from === undefined || at >= from) && (to === undefined || at < to))
+      out.push(new Date(series.event_time).toISOString())
     return out
   }
   const skipped = new Set((series.exdates ?? []).map((date) => new Date(date).toISOString()))
   expander(series.event_time, ruleOf(series.recurrence)).all((date) => {
+    // Reading a date back as a Stockholm time is the costly part: dates surely before `from` (a
+    // floating date is never behind its instant) or after `to` are not read back.
+    if (from !== undefined && date.getTime() < from) return true
+    if (to !== undefined && date.getTime() >= to + MAX_FLOATING_AHEAD_MS) return false
     const iso = fromFloating(date)
-    if ((from === undefined || Date.parse(iso) >= from) && !skipped.has(iso)) out.push(iso)
+    const at = Date.parse(iso)
+    if (to !== undefined && at >= to) return false
+    if ((from === undefined || at >= from) && !skipped.has(iso)) out.push(iso)
     return out.length < limit
   })
   return out

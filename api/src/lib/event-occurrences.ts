@@ -21,7 +21,7 @@ export function eventOccurrences(event: OccurrenceSource, from: Date, to: Date):
       recurrence: event.recurrence ?? null,
       exdates: (event.exdates ?? []).map((date) => date.toISOString()),
     },
-    { from: from.getTime() },
+    { from: from.getTime(), to: to.getTime() },
   )
-  return starts.map((iso) => new Date(iso)).filter((start) => start < to)
+  return starts.map((iso) => new Date(iso))
 }

@@ -78,8 +78,43 @@ function timesOf(
 export const sequenceOf = (createdAt: Date, updatedAt: Date): number =>
   Math.max(0, Math.floor((updatedAt.getTime() - createdAt.getTime()) / 1000))
 
+/**
+ * Stockholm's time zone as a VTIMEZONE (CET, and CEST from the last Sunday of March to the last
+ * Sunday of October, as the EU has had it since 1996). RFC 5545 §3.2.19 wants one for each TZID a
+ * file names: without it a parser (ical.js, Apple Calendar) may read the times as floating, 18:00
+ * of whatever clock it runs on. Times before 1996 are not written on this zone: a series starts
+ * when it is made.
+ */
+const STOCKHOLM_VTIMEZONE = [
+  'BEGIN:VTIMEZONE',
+  `TZID:${DISPLAY_TIME_ZONE}`,
+  `X-LIC-LOCATION:${DISPLAY_TIME_ZONE}`,
+  'BEGIN:DAYLIGHT',
+  'TZOFFSETFROM:+0100',
+  'TZOFFSETTO:+0200',
+  'TZNAME:CEST',
+  'DTSTART:19700329T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+  'END:DAYLIGHT',
+  'BEGIN:STANDARD',
+  'TZOFFSETFROM:+0200',
+  'TZOFFSETTO:+0100',
+  'TZNAME:CET',
+  'DTSTART:19701025T030000',
+  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+].join('\r\n')
+
 export function newCalendar(name?: string): ICalCalendar {
-  return ical({ prodId: { company: 'Buble', product: 'Buble', language: 'EN' }, scale: 'gregorian', name })
+  return ical({
+    prodId: { company: 'Buble', product: 'Buble', language: 'EN' },
+    scale: 'gregorian',
+    name,
+    // No zone of the calendar's own (events that do not repeat stay in UTC): the generator only
+    // writes a VTIMEZONE for each zone its events name, which is Stockholm's alone.
+    timezone: { name: null, generator: (zone) => (zone === DISPLAY_TIME_ZONE ? STOCKHOLM_VTIMEZONE : null) },
+  })
 }
 
 export function addCalendarEvent(calendar: ICalCalendar, event: CalendarEventInput): void {

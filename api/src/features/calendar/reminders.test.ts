@@ -1,10 +1,13 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { sql } from 'drizzle-orm'
+import pg from 'pg'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { openDatabase } from '../../db/client.ts'
 import type { ContentAdded } from '../../lib/content-added.ts'
 import { createScheduler, type Job } from '../../lib/jobs.ts'
 import { createLogger } from '../../lib/log.ts'
-import { backends } from '../../testing/databases.ts'
+import { backends, type TestDatabase } from '../../testing/databases.ts'
 import { clubSuite, type Person } from '../../testing/test-club.ts'
-import { claimReminders, REMINDER_GRACE_MS } from './reminders.ts'
+import { claimReminders, REMINDER_GRACE_MS, reminderJob } from './reminders.ts'
 
 /**
  * Event reminders (decision 96): the per-minute job, run with the harness's clock, and what it hands
@@ -130,4 +133,145 @@ describe.each(backends())('event reminders on %s', (backend) => {
     ])
     expect(pushed(claims.flat())).toEqual([['Race two starts in 1 hour', ids(k.member, k.admin)]])
   })
+
+  /** Waits until a statement on this database is blocked on a lock another connection holds. */
+  const blocked = () =>
+    vi.waitFor(
+      async () => {
+        const rows = (await h().database.db.execute(
+          sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )) as unknown as { rows: unknown[] }
+        expect(rows.rows.length).toBeGreaterThan(0)
+      },
+      { timeout: 10_000, interval: 20 },
+    )
+
+  // Two API processes are two pools on one database; PGlite is one process (see lib/jobs.test.ts).
+  test.runIf(backend === 'postgres')(
+    'two processes: one waits out the other’s run, or its uncommitted claims; a claim rolled back is sent by the other',
+    async () => {
+      const k = await club()
+      const start = new Date(h().clock.now.getTime() + 4 * HOUR)
+      const titles = ['Held', 'Raced', 'Crashed']
+      const made = []
+      for (const [i, title] of titles.entries()) {
+        made.push(await eventAt(k, title, new Date(start.getTime() + i * 10 * MINUTE)))
+        await rsvp(k.member, made[i]!.id, 'going')
+      }
+      const dueAt = (i: number) => new Date(start.getTime() + i * 10 * MINUTE - HOUR)
+      const other = await openDatabase({ url: (h().database as TestDatabase).url! })
+      try {
+        const node = (database: typeof other) => {
+          const sent: ContentAdded[] = []
+          const job = reminderJob((notice) => sent.push(notice))
+          return { sent, job, scheduler: createScheduler(database, [job], createLogger('silent')) }
+        }
+        const there = node(other)
+
+        // Here runs the job and is still in its transaction: there, the lock is taken, nothing runs.
+        let release!: () => void
+        const held = new Promise<void>((resolve) => {
+          release = resolve
+        })
+        let claimed!: () => void
+        const inside = new Promise<void>((resolve) => {
+          claimed = resolve
+        })
+        const here = node(h().database)
+        const slow: Job = {
+          ...here.job,
+          async run(tx, now) {
+            const after = await here.job.run(tx, now)
+            claimed()
+            await held
+            return after
+          },
+        }
+        const running = createScheduler(h().database, [slow], createLogger('silent')).runOnce(dueAt(0))
+        await inside
+        expect(await there.scheduler.runOnce(dueAt(0))).toEqual([])
+        release()
+        expect(await running).toEqual(['event-reminders'])
+        expect(pushed(here.sent)).toEqual([['Held starts in 1 hour', ids(k.member)]])
+        expect(await there.scheduler.runOnce(dueAt(0))).toEqual(['event-reminders'])
+        expect(there.sent).toEqual([])
+
+        // A run here past the lock holds its claims uncommitted: there, the job's claim waits for
+        // them, and once they commit, finds them taken and sends nothing.
+        let commit!: () => void
+        const committing = new Promise<void>((resolve) => {
+          commit = resolve
+        })
+        let hereClaims: ContentAdded[] = []
+        const racing = h().database.db.transaction(async (tx) => {
+          hereClaims = await claimReminders(tx, dueAt(1))
+          await committing
+        })
+        await vi.waitFor(() => expect(hereClaims).toHaveLength(1))
+        const waiting = there.scheduler.runOnce(dueAt(1))
+        await blocked()
+        commit()
+        await racing
+        expect(await waiting).toEqual(['event-reminders'])
+        expect(pushed(hereClaims)).toEqual([['Raced starts in 1 hour', ids(k.member)]])
+        expect(there.sent).toEqual([])
+
+        // A run here that claims and then fails (its node goes down) leaves nothing claimed: there, the
+        // job waits for it, then claims and sends them itself, once.
+        let fail!: () => void
+        const failing = new Promise<void>((resolve) => {
+          fail = resolve
+        })
+        let lost: ContentAdded[] = []
+        const crashed = h()
+          .database.db.transaction(async (tx) => {
+            lost = await claimReminders(tx, dueAt(2))
+            await failing
+            throw new Error('the node went down')
+          })
+          .catch((err: Error) => err.message)
+        await vi.waitFor(() => expect(lost).toHaveLength(1))
+        const taking = there.scheduler.runOnce(dueAt(2))
+        await blocked()
+        fail()
+        expect(await crashed).toBe('the node went down')
+        expect(await taking).toEqual(['event-reminders'])
+        expect(pushed(there.sent)).toEqual([['Crashed starts in 1 hour', ids(k.member)]])
+        expect(await there.scheduler.runOnce(dueAt(2))).toEqual(['event-reminders'])
+        expect(await here.scheduler.runOnce(dueAt(2))).toEqual(['event-reminders'])
+        expect(there.sent).toHaveLength(1)
+        expect(here.sent).toHaveLength(1)
+      } finally {
+        await other.close()
+      }
+    },
+  )
+  test.runIf(backend === 'postgres')(
+    'an event deleted while the job claims its reminders: the claim fails with it, nothing is sent, then or later',
+    async () => {
+      const k = await club()
+      const start = new Date(h().clock.now.getTime() + 4 * HOUR)
+      const event = await eventAt(k, 'Called off', start)
+      await rsvp(k.member, event.id, 'going')
+      const other = new pg.Client({ connectionString: (h().database as TestDatabase).url })
+      await other.connect()
+      try {
+        // Another process deletes the event and has not committed yet when the job reads it.
+        await other.query('begin')
+        await other.query('delete from events where id = $1', [event.id])
+        const logged: { msg: string; job?: string }[] = []
+        const log = createLogger('debug', (line) => logged.push(JSON.parse(line)))
+        const running = createScheduler(h().database, [job()], log).runOnce(new Date(start.getTime() - HOUR))
+        await blocked()
+        await other.query('commit')
+        // The claim named a row that is gone: the run fails (and is logged), so it sends nothing.
+        expect(await running).toEqual([])
+        expect(logged).toContainEqual(expect.objectContaining({ msg: 'job failed', job: 'event-reminders' }))
+        expect(heard).toEqual([])
+        expect(await runAt(new Date(start.getTime() - HOUR + MINUTE))).toEqual([])
+      } finally {
+        await other.end()
+      }
+    },
+  )
 })

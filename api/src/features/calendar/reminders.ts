@@ -73,11 +73,20 @@ async function dueReminders(tx: Tx, now: Date): Promise<Due[]> {
         ne(users.eventReminder, 'none'),
       ),
     )
+  const answersOf = new Map<string, typeof answers>()
+  for (const answer of answers) {
+    const list = answersOf.get(answer.eventId)
+    if (list) list.push(answer)
+    else answersOf.set(answer.eventId, [answer])
+  }
   const due: Due[] = []
   for (const event of soon) {
+    // Only events someone asked to be reminded of are expanded (a series' occurrences cost the most).
+    const asked = answersOf.get(event.id)
+    if (!asked) continue
     const starts = eventOccurrences(event, now, new Date(now.getTime() + LONGEST_LEAD_MS + 1))
-    for (const answer of answers) {
-      if (answer.eventId !== event.id || answer.reminder === 'none') continue
+    for (const answer of asked) {
+      if (answer.reminder === 'none') continue
       const lead = answer.reminder
       for (const startsAt of starts) {
         // Of a repeating event, an answer is to one occurrence ('' : the event's one start).

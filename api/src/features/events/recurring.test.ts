@@ -334,8 +334,15 @@ describe.each(backends())('recurring events on %s', (backend) => {
     expect(event.isRecurring()).toBe(true)
     const expand = event.iterator()
     const starts: string[] = []
-    for (let next = expand.next(); next; next = expand.next()) starts.push(next.toString())
+    const instants: string[] = []
+    for (let next = expand.next(); next; next = expand.next()) {
+      starts.push(next.toString())
+      instants.push(next.toJSDate().toISOString())
+    }
     // Every occurrence at 18:00 on the wall clock, across the change of time, the cancelled one left out.
     expect(starts).toEqual(['2026-10-13T18:00:00', '2026-10-27T18:00:00', '2026-11-03T18:00:00'])
+    // The file defines its TZID (a VTIMEZONE), so those are Stockholm's 18:00 wherever it is opened.
+    expect(text).toContain('BEGIN:VTIMEZONE\r\nTZID:Europe/Stockholm\r\n')
+    expect(instants).toEqual([START, WEEK3, WEEK4])
   })
 })

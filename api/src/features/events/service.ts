@@ -100,6 +100,17 @@ export function eventsService({ db, now }: Deps, contentAdded: ContentAddedBus) 
       return isOccurrence(moved, at) ? [{ ...rsvp, occurrence: at }] : []
     })
     if (kept.length > 0) await w.tx.insert(eventRsvps).values(kept)
+    // Occurrences changed on their own move too, so each still replaces its start in the series
+    // (a calendar matches it by RECURRENCE-ID). One whose start is no longer the series' (or of a
+    // series made single) stays as an event of its own.
+    const changed = await w.tx.select().from(events).where(eq(events.seriesId, event.id))
+    const rule = { ...moved, exdates: [] }
+    for (const row of changed) {
+      const at = row.recurrenceId === null ? null : shifted(row.recurrenceId.toISOString(), by)
+      const still = at !== null && recurrence !== null && isOccurrence(rule, at)
+      if (still && by === 0) continue
+      await kit.touch(w, row, still ? { recurrenceId: new Date(at) } : { seriesId: null, recurrenceId: null })
+    }
     await kit.touch(w, event, { ...changesOf(body), exdates: recurrence === null ? [] : exdates })
   }
 

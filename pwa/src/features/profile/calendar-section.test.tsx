@@ -78,3 +78,16 @@ test('a load failure shows the reason and Try Again loads the settings', async (
   await app.user.click(within(calendar).getByRole('button', { name: CALENDAR_TEXTS.tryAgain }))
   expect(await within(calendar).findByLabelText(CALENDAR_TEXTS.reminderLabel)).toHaveValue('none')
 })
+
+test('offline, the section says the settings need a connection and asks for nothing', async () => {
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
+  const app = renderApp({
+    route: '/profile',
+    user: alice,
+    api: { ...profile, [SETTINGS]: () => json(200, settings('1h')) },
+  })
+  const calendar = await section()
+  expect(await within(calendar).findByText(CALENDAR_TEXTS.offline)).toBeInTheDocument()
+  expect(within(calendar).queryByLabelText(CALENDAR_TEXTS.feedLabel)).toBeNull()
+  expect(app.callsTo(SETTINGS)).toHaveLength(0)
+})
