@@ -157,6 +157,8 @@ export async function startFaultProxy(options: {
       }
       const node = nextNode()
       if (!node) {
+        // No node to lose an answer of: the fault waits, armed, for a request that reaches one.
+        if (fault?.kind === 'lost-answer') armed.push(fault)
         res.writeHead(502).end()
         return
       }
@@ -195,6 +197,9 @@ export async function startFaultProxy(options: {
       }
       const answer = await forward(node.url, req, body).catch(() => null)
       if (!answer) {
+        // The node went down before it answered (a kill, a restart): there was no answer to lose,
+        // so the fault waits, armed, for the next request.
+        if (fault?.kind === 'lost-answer') armed.push(fault)
         res.writeHead(502).end()
         return
       }
