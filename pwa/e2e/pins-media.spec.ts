@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import {
+  accessToken,
   api,
   bubleTabs,
   bubleWith,
@@ -8,7 +9,6 @@ import {
   person,
   registerByApi,
   signIn,
-  storedSession,
   watchConsole,
 } from './helpers.ts'
 
@@ -20,26 +20,26 @@ const png = (background: string) =>
     .png()
     .toBuffer()
 
+/** Uploads a PNG of one colour into `bubleId` with the page's session; its URL. */
+async function uploadPng(page: Page, bubleId: string, route: 'image' | 'story', colour: string, name = 'photo.png') {
+  const up = await page.request.post(`/api/uploads/${route}`, {
+    headers: { authorization: `Bearer ${await accessToken(page)}` },
+    multipart: { buble_id: bubleId, file: { name, mimeType: 'image/png', buffer: await png(colour) } },
+  })
+  expect(up.status()).toBe(201)
+  return (await up.json()).url as string
+}
+
 test('on a phone: a pinned post leads the wall; the Media tab gathers posts, chat and stories, and its viewer steps by key and by mouse or touch swipe', async ({
   page,
 }) => {
   const problems = watchConsole(page)
   await signIn(page, await registerByApi(page, 'Pia Pinner'))
-  const headers = { authorization: `Bearer ${(await storedSession(page)).state.token}` }
+  const headers = { authorization: `Bearer ${await accessToken(page)}` }
 
   // Set up through the API: a buble, a post with no image, then two with one.
   const buble = await (await page.request.post('/api/bubles', { headers, data: { name: `Pins ${Date.now()}` } })).json()
-  const upload = async (route: 'image' | 'story', colour: string): Promise<string> => {
-    const up = await page.request.post(`/api/uploads/${route}`, {
-      headers,
-      multipart: {
-        buble_id: buble.id,
-        file: { name: 'photo.png', mimeType: 'image/png', buffer: await png(colour) },
-      },
-    })
-    expect(up.status()).toBe(201)
-    return (await up.json()).url
-  }
+  const upload = (route: 'image' | 'story', colour: string) => uploadPng(page, buble.id, route, colour)
   const post = async (content: string, image?: string) => {
     const image_url = image ? await upload('image', image) : undefined
     const res = await page.request.post(`/api/wall/${buble.id}/posts`, { headers, data: { content, image_url } })
@@ -191,22 +191,11 @@ test('on a phone: the Media tab fetches only the files near the screen, and the 
   const pia = await person(browser, 'Pia Pager')
   const page = pia.page
   const buble = await bubleWith(pia, 'Many photos', [])
-  const token = (await storedSession(page)).state.token
   // Thirty photos: more than a page (24), more than a phone's screen shows.
   for (let n = 0; n < 30; n++) {
-    const up = await page.request.post('/api/uploads/image', {
-      headers: { authorization: `Bearer ${token}` },
-      multipart: {
-        buble_id: buble.id,
-        file: {
-          name: `photo-${n}.png`,
-          mimeType: 'image/png',
-          buffer: await png(`#${(n * 8).toString(16).padStart(2, '0')}4488`),
-        },
-      },
-    })
-    expect(up.status()).toBe(201)
-    await api(page, 'POST', `/wall/${buble.id}/posts`, { content: `Photo ${n}`, image_url: (await up.json()).url })
+    const colour = `#${(n * 8).toString(16).padStart(2, '0')}4488`
+    const image_url = await uploadPng(page, buble.id, 'image', colour, `photo-${n}.png`)
+    await api(page, 'POST', `/wall/${buble.id}/posts`, { content: `Photo ${n}`, image_url })
   }
   const pages: string[] = []
   page.on('request', (request) => {
