@@ -104,7 +104,9 @@ test('on a phone: a pinned post leads the wall; the Media tab gathers posts, cha
     await page.keyboard.press('ArrowRight')
     await expect(viewer.getByText('4 of 4')).toBeVisible()
 
-    // A swipe to the right goes back one: by mouse (pointer events)…
+    // A swipe to the right goes back one: by mouse (pointer events)… The stage is measured once its
+    // photo has loaded (an <img>, no longer the placeholder), where a finger would find it.
+    await expect(viewer.locator('figure img')).toBeVisible()
     const stage = await viewer.locator('figure').boundingBox()
     if (!stage) throw new Error('the viewer has no stage')
     const y = stage.y + stage.height / 2
@@ -128,6 +130,9 @@ test('on a phone: a pinned post leads the wall; the Media tab gathers posts, cha
     await swipe(stage.x + 200, stage.x + 40)
     await expect(viewer.getByText('4 of 4')).toBeVisible()
     await swipe(stage.x + 40, stage.x + 200)
+    await expect(viewer.getByText('3 of 4')).toBeVisible()
+    // The stage keeps its size and place whatever it shows, loaded or not.
+    expect(await viewer.locator('figure').boundingBox()).toEqual(stage)
     await swipe(stage.x + 40, stage.x + 200)
     await expect(viewer.getByText('2 of 4')).toBeVisible()
     await expect(viewer.getByRole('img', { name: 'Photo by Pia Pinner in the chat' })).toBeVisible()
