@@ -8,5 +8,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Room for a few of Testing Library's 5-second waits (src/test/setup.ts) on a loaded machine.
+    testTimeout: 20_000,
   },
 })
