@@ -45,7 +45,7 @@ test('a muted member sees the banner with the end time, and the post composer gi
     'You can still read everything here; posts, comments, chat, reactions, RSVPs and votes wait until then.',
   )
   // Reading stays: the post is there; writing does not: no field to write in, the refusal instead.
-  expect(await screen.findByText('Next book?', {}, { timeout: 5000 })).toBeInTheDocument()
+  expect(await screen.findByText('Next book?')).toBeInTheDocument()
   expect(screen.queryByRole('textbox', { name: 'Write a post' })).toBeNull()
   const wall = screen.getByRole('region', { name: 'Wall' })
   expect(

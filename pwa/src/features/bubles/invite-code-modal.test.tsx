@@ -96,7 +96,7 @@ test('the invite link sits beside the code; Copy link says Copied! only once cop
   const copied = await within(dialog).findByRole('button', { name: 'Copied!' })
   // Each has its own state: the code's button still offers to copy the code.
   expect(within(dialog).getByRole('button', { name: 'Copy code' })).toBeInTheDocument()
-  await waitFor(() => expect(copied).toHaveTextContent('Copy link'), { timeout: 4500 })
+  await waitFor(() => expect(copied).toHaveTextContent('Copy link'))
   expect(within(dialog).queryByRole('alert')).toBeNull()
 })
 

@@ -50,7 +50,7 @@ const manageButtons = () =>
   screen.queryAllByRole('button', { name: /^Manage / }).map((b) => b.textContent?.replace('Manage ', ''))
 async function manage(app: ReturnType<typeof open>, name: string) {
   // The members tab loads lazily: the first test of the file waits for its code too.
-  await app.user.click(await screen.findByRole('button', { name: `Manage ${name}` }, { timeout: 5000 }))
+  await app.user.click(await screen.findByRole('button', { name: `Manage ${name}` }))
   return screen.getByRole('dialog', { name: 'Manage Member' })
 }
 const muteSection = (dialog: HTMLElement) => within(dialog).queryByRole('region', { name: 'Mute' })
@@ -106,9 +106,9 @@ test.each([
   ['a member', 'member', undefined, [], []],
 ] as const)('%s: Mute offered for exactly whom canMute allows', async (_, role, permissions, opened, offered) => {
   const app = open(role, permissions ? { permissions: [...permissions] } : {})
-  const members = await screen.findByRole('region', { name: 'Members' }, { timeout: 5000 })
+  const members = await screen.findByRole('region', { name: 'Members' })
   await waitFor(() => expect(within(members).getAllByRole('listitem').length).toBeGreaterThanOrEqual(4))
-  if (opened.length > 0) await screen.findByRole('button', { name: 'Manage Dan Dare' }, { timeout: 5000 })
+  if (opened.length > 0) await screen.findByRole('button', { name: 'Manage Dan Dare' })
   expect(manageButtons().filter((name) => name !== 'Bob Builder')).toEqual(opened)
   const withMute: string[] = []
   for (const name of opened) {

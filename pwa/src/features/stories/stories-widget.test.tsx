@@ -110,8 +110,8 @@ test('an image shows for its duration, then the next; after the last the viewer 
   await app.user.click(await screen.findByRole('button', { name: 'Stories by Bob Builder, 2 stories' }))
   const viewer = screen.getByRole('dialog', { name: 'Story by Bob Builder' })
   expect(within(viewer).getByText('Story 1 of 2')).toBeInTheDocument()
-  expect(await within(viewer).findByText('Story 2 of 2', {}, { timeout: 3000 })).toBeInTheDocument()
-  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 3000 })
+  expect(await within(viewer).findByText('Story 2 of 2')).toBeInTheDocument()
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
 })
 
 test('a video story plays to its end, then the next', async () => {

@@ -185,7 +185,7 @@ test('a change refused for coming too often says when it may go again, and Retry
   expect(retry).toHaveAccessibleDescription(wait.textContent ?? '')
   expect(within(item).getByRole('button', { name: 'Discard' })).toBeEnabled()
 
-  await waitFor(() => expect(retry).toBeEnabled(), { timeout: 5000 })
+  await waitFor(() => expect(retry).toBeEnabled())
   expect(within(item).queryByText(/You can try again/)).toBeNull()
   await app.user.click(retry)
   await waitFor(() => expect(app.device.pushes).toHaveLength(1))
